@@ -1,0 +1,36 @@
+package dev.lethe.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code lethe} command: the entry point of the shaded jar and of {@code bin/lethe}.
+ *
+ * <p>Exit codes (DESIGN.md "CLI"): 0 ok, 1 error, 2 usage, 3 conflict.
+ */
+@Command(
+    name = "lethe",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Safe, fast, recoverable deletion: an Iceberg REST catalog and a replicated record store.",
+    subcommands = {ServerCommand.class, CommandLine.HelpCommand.class},
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
+public final class LetheCommand implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'lethe --help'");
+  }
+
+  /** Builds the picocli command line with Lethe's exit-code mapping (usage errors exit 2). */
+  public static CommandLine commandLine() {
+    return new CommandLine(new LetheCommand());
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+}

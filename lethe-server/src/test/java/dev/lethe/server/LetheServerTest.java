@@ -1,0 +1,26 @@
+package dev.lethe.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LetheServerTest {
+  @TempDir Path dir;
+
+  @Test
+  void healthEndpointAnswersOverHttp() throws Exception {
+    try (LetheServer server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir))) {
+      HttpResponse<String> r = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/healthz")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.body()).contains("ok");
+    }
+  }
+}
