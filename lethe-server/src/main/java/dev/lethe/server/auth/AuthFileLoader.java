@@ -22,16 +22,17 @@ import java.util.Set;
  * {@code docs/auth.md}).
  *
  * <p>The format follows the extension: {@code .yaml}/{@code .yml} is YAML, {@code .json} is
- * JSON. Both hold the same document:
+ * JSON. Both hold the same document (the hashes below are those of the example tokens {@code
+ * analyst-token} and {@code admin-token}):
  *
  * <pre>{@code
  * principals:
  *   - name: analyst
- *     token-sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+ *     token-sha256: 06ff3913469cdb533bd93c0701fee774bbf18c48e01cdfc413a17b69dbea0764
  *     read: [main]
  *     write: []
  *   - name: admin
- *     token-sha256: 60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752
+ *     token-sha256: 10a4c7c9fc5206d6f36dc6944a81bb6f4a3cb0e25014ae3b12e6c3e52712292a
  *     read: ["*"]
  *     write: ["*"]
  * }</pre>

@@ -135,4 +135,25 @@ class AuthFileLoaderTest {
     assertThatThrownBy(() -> loader.load(f)).isInstanceOf(InvalidAuthFileException.class)
         .hasMessageContaining(f.toString()).hasMessageContaining("write");
   }
+
+  @Test
+  void documentedExampleLetsTheAnalystReadButNotCreateInMain() throws IOException {
+    // the example of docs/auth.md, comments and quoting included
+    Path f = file("auth.yaml", """
+        principals:
+          - name: analyst          # token: analyst-token
+            token-sha256: 06ff3913469cdb533bd93c0701fee774bbf18c48e01cdfc413a17b69dbea0764
+            read: [main]
+            write: []
+          - name: admin            # token: admin-token
+            token-sha256: "10a4c7c9fc5206d6f36dc6944a81bb6f4a3cb0e25014ae3b12e6c3e52712292a"
+            read: ["*"]
+            write: ["*"]
+        """);
+    Authorizer authorizer = Authorizer.of(loader.load(f));
+    assertThat(authorizer.authorize("Bearer analyst-token", "main", Access.READ)).isInstanceOf(AuthDecision.Allowed.class);
+    assertThat(authorizer.authorize("Bearer analyst-token", "main", Access.WRITE)).isInstanceOf(AuthDecision.Forbidden.class);
+    assertThat(authorizer.authorize(null, "main", Access.READ)).isInstanceOf(AuthDecision.Unauthenticated.class);
+    assertThat(authorizer.authorizeAdmin("Bearer admin-token")).isInstanceOf(AuthDecision.Allowed.class);
+  }
 }
