@@ -20,6 +20,7 @@ public final class RecordingFileIO implements FileIO, SupportsBulkOperations {
   private final boolean applyDeletes;
   private final List<String> deleted = Collections.synchronizedList(new ArrayList<>());
   private final List<Integer> bulkCallSizes = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> opened = Collections.synchronizedList(new ArrayList<>());
 
   public RecordingFileIO(FileIO delegate, boolean applyDeletes) {
     this.delegate = delegate;
@@ -63,13 +64,22 @@ public final class RecordingFileIO implements FileIO, SupportsBulkOperations {
     }
   }
 
+  /** Every location passed to {@code newInputFile}, in call order. */
+  public List<String> opened() {
+    synchronized (opened) {
+      return List.copyOf(opened);
+    }
+  }
+
   @Override
   public InputFile newInputFile(String path) {
+    opened.add(path);
     return delegate.newInputFile(path);
   }
 
   @Override
   public InputFile newInputFile(String path, long length) {
+    opened.add(path);
     return delegate.newInputFile(path, length);
   }
 

@@ -174,6 +174,30 @@ class SynchronousPurgeTest {
   }
 
   @Test
+  void dataAndDeleteFilesAreStreamedOneManifestAtATime() throws IOException {
+    Table table = TestTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = TestTables.metadata(table);
+    RecordingFileIO reads = new RecordingFileIO(io, false);
+    PurgePlan plan = new PurgePlanner(1).plan(reads, metadata);
+    assertThat(plan.manifestCount()).isGreaterThanOrEqualTo(4);
+    int readsWhilePlanning = reads.opened().size();
+
+    try (CloseableIterator<List<String>> batches = plan.batches(PurgePhase.DATA_AND_DELETE_FILES)) {
+      assertThat(batches.next()).hasSize(1);
+      // the first batch needed the first manifest only
+      assertThat(reads.opened().subList(readsWhilePlanning, reads.opened().size())).hasSize(1);
+      int batchCount = 1;
+      while (batches.hasNext()) {
+        batches.next();
+        batchCount++;
+      }
+      assertThat(batchCount).isEqualTo(7); // 6 data files + 1 position delete file, deduplicated
+      assertThat(reads.opened().size() - readsWhilePlanning).isEqualTo(plan.manifestCount());
+    }
+    assertThat(reads.deleted()).isEmpty();
+  }
+
+  @Test
   void fileIOWithoutBulkSupportDeletesOneByOneWithTheSameCounts() throws IOException {
     Table table = TestTables.createRichTable(catalog, "t", Map.of());
     TableMetadata metadata = TestTables.metadata(table);
