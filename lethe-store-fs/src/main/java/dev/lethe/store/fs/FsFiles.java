@@ -30,24 +30,38 @@ final class FsFiles {
 
   /** Writes {@code content} to {@code temp} and forces it to disk. */
   static void writeDurably(Path temp, byte[] content) throws IOException {
+    write(temp, content, true);
+  }
+
+  /** Writes {@code content} to {@code temp}, forcing it to disk when {@code fsync}. */
+  static void write(Path temp, byte[] content, boolean fsync) throws IOException {
     try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ByteBuffer buf = ByteBuffer.wrap(content);
       while (buf.hasRemaining()) {
         ch.write(buf);
       }
-      ch.force(true);
+      if (fsync) {
+        ch.force(true);
+      }
     }
   }
 
   /** Renames {@code temp} over {@code target} atomically and fsyncs the directory. */
   static void commit(Path temp, Path target) throws IOException {
+    commit(temp, target, true);
+  }
+
+  /** Renames {@code temp} over {@code target} atomically, fsyncing the directory when asked. */
+  static void commit(Path temp, Path target, boolean fsync) throws IOException {
     try {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.deleteIfExists(temp);
       throw new IOException("Cannot write " + target + ": the filesystem has no atomic rename", e);
     }
-    syncDirectory(target.getParent());
+    if (fsync) {
+      syncDirectory(target.getParent());
+    }
   }
 
   /** Forces a directory's entries to disk, so a rename or a removal survives a crash. */

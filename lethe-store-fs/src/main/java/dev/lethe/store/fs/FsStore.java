@@ -51,6 +51,7 @@ public final class FsStore extends LockingStore {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final FsBlobStore blobs;
   private final WriteObserver observer;
+  private final boolean fsync;
 
   /**
    * Opens (and creates if needed) a store rooted at {@code root}.
@@ -70,7 +71,17 @@ public final class FsStore extends LockingStore {
    * @param observer called between the temp write and the rename
    */
   public FsStore(Path root, int ancestorCap, Clock clock, WriteObserver observer) {
+    this(root, ancestorCap, clock, Durability.FSYNC, observer);
+  }
+
+  /**
+   * As {@link #FsStore(Path, int, Clock, WriteObserver)}, choosing whether writes are fsynced.
+   *
+   * @param durability {@link Durability#FSYNC} unless the store is scratch space
+   */
+  public FsStore(Path root, int ancestorCap, Clock clock, Durability durability, WriteObserver observer) {
     super(ancestorCap, clock);
+    this.fsync = durability == Durability.FSYNC;
     this.root = root.toAbsolutePath().normalize();
     this.blobs = new FsBlobStore(this.root, clock);
     this.observer = observer;
@@ -152,15 +163,15 @@ public final class FsStore extends LockingStore {
   protected void write(Record record) throws IOException {
     Path file = pathOf(record.key());
     Path temp = FsFiles.tempFor(file);
-    FsFiles.writeDurably(temp, json.encode(record));
+    FsFiles.write(temp, json.encode(record), fsync);
     observer.afterTempWrite(record.key(), temp);
-    FsFiles.commit(temp, file);
+    FsFiles.commit(temp, file, fsync);
   }
 
   @Override
   protected void remove(RecordKey key) throws IOException {
     Path file = pathOf(key);
-    if (Files.deleteIfExists(file)) {
+    if (Files.deleteIfExists(file) && fsync) {
       FsFiles.syncDirectory(file.getParent());
     }
   }
