@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * <p>The consumer surface ({@link #get}, {@link #list}, {@link #put}, {@link #deleteAs}) hides
  * tombstones. The replication surface ({@link #getRaw}, {@link #listRaw}, {@link #putRaw}, {@link
- * #purge}) shows them and is the only surface sync, reset's callers and collect may write through.
+ * #purge}) shows them; sync and collect read and write only through it.
  * Every method is required: a raw method that fell back to its consumer twin would compile, pass
  * every test without deletes, and resurrect records in production.
  *

@@ -426,6 +426,24 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void aDeleteLandingOnTheDestinationDuringACopyIsReplannedNotResurrected() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    // Between sync's raw listing (B empty) and its copy, B receives r and deletes it.
+    Store racingB = new InterleavingStore(b, key, () -> {
+      b.putRaw(r, Optional.empty());
+      b.delete(key, Optional.of(r.revision()));
+    });
+    SyncReport report = Sync.run(a, racingB, KeyPrefix.all(), SyncOptions.DEFAULTS);
+    assertThat(report.converged()).isTrue();
+    assertThat(report.copied()).isZero();
+    assertThat(report.fastForwarded()).isEqualTo(1);
+    assertThat(raw(b, key).isTombstone()).isTrue();
+    assertThat(raw(a, key)).isEqualTo(raw(b, key));
+  }
+
+  @Test
   void case26DeleteVersusEditOfTheSameRevisionIsAConflictAndNeitherSideIsWritten() throws Exception {
     Store a = open(cap, clock);
     Store b = open(cap, clock);

@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A real store with another writer's action slipped in once, just before the first conditional
- * write (deleteAs or purge) of a chosen key: the interleaving a concurrent client would cause
- * between a reset's or a collect's read and its write.
+ * A real store with another writer's action slipped in once, just before the first replication
+ * or delete write (putRaw, deleteAs or purge) of a chosen key: the interleaving a concurrent
+ * client would cause between a sync's, a reset's or a collect's read and its write.
  */
 public final class InterleavingStore implements Store {
 
@@ -53,7 +53,11 @@ public final class InterleavingStore implements Store {
 
   @Override public Optional<Record> getRaw(RecordKey k) { return delegate.getRaw(k); }
   @Override public List<Record> listRaw(KeyPrefix p) { return delegate.listRaw(p); }
-  @Override public PutResult putRaw(Record r, Optional<Revision> e) { return delegate.putRaw(r, e); }
+  @Override
+  public PutResult putRaw(Record r, Optional<Revision> e) {
+    maybeFire(r.key());
+    return delegate.putRaw(r, e);
+  }
 
   @Override
   public DeleteResult purge(RecordKey k, Optional<Revision> e) {
