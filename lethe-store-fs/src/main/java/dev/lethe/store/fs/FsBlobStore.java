@@ -78,6 +78,11 @@ public final class FsBlobStore implements BlobStore {
   }
 
   @Override
+  public boolean contains(String hash) {
+    return Files.exists(path(hash));
+  }
+
+  @Override
   public List<BlobInfo> list() {
     List<BlobInfo> out = new ArrayList<>();
     if (!Files.isDirectory(dir)) {

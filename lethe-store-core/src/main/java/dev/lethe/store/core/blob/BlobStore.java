@@ -23,6 +23,9 @@ public interface BlobStore {
   /** Returns the content of blob {@code hash}, or empty when absent. */
   Optional<byte[]> get(String hash);
 
+  /** Returns whether blob {@code hash} is stored. */
+  boolean contains(String hash);
+
   /** Returns every stored blob. */
   List<BlobInfo> list();
 

@@ -34,6 +34,11 @@ public final class MemoryBlobStore implements BlobStore {
   }
 
   @Override
+  public boolean contains(String hash) {
+    return blobs.containsKey(hash);
+  }
+
+  @Override
   public List<BlobInfo> list() {
     List<BlobInfo> out = new ArrayList<>();
     blobs.forEach((h, e) -> out.add(new BlobInfo(h, e.content().length, e.storedAt())));

@@ -19,7 +19,9 @@ import java.util.TreeSet;
  * Two-way sync of the keys under a prefix (DESIGN.md "Store / Sync, reset, collect"). Reads and
  * writes only the replication surface: a copy goes through {@code putRaw(record, empty)}, so a
  * delete landing on the destination meanwhile is a {@code Conflict} that is re-planned with the
- * tombstone in view rather than a recreation.
+ * tombstone in view rather than a recreation. Blobs a written record refers to (its body or a
+ * tombstone's pinned blob) are copied to the destination's blob store first, so no store ever
+ * holds a record whose blob it lacks.
  */
 public final class Sync {
 
@@ -56,19 +58,20 @@ public final class Sync {
           conflicts.add(new SyncConflict(key, d.reason()));
           settled = true;
         } else if (action instanceof SyncAction.Copy c) {
-          if (write(c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
+          if (write(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
             copied++;
             settled = true;
           }
         } else if (action instanceof SyncAction.FastForward f) {
-          if (write(f.to() == Side.A ? a : b, f.record(), Optional.of(f.expected()))) {
+          if (write(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
+              Optional.of(f.expected()))) {
             fastForwarded++;
             settled = true;
           }
         } else if (action instanceof SyncAction.Merge m) {
           // Both writes are attempted; if one loses a race the next pass sees the merged side.
-          boolean wa = write(a, m.merged(), Optional.of(m.expectedA()));
-          boolean wb = write(b, m.merged(), Optional.of(m.expectedB()));
+          boolean wa = write(b, a, m.merged(), Optional.of(m.expectedA()));
+          boolean wb = write(a, b, m.merged(), Optional.of(m.expectedB()));
           if (wa && wb) {
             merged++;
             settled = true;
@@ -84,8 +87,16 @@ public final class Sync {
     return new SyncReport(copied, fastForwarded, merged, conflicts, conflicts.isEmpty());
   }
 
-  private static boolean write(Store store, Record record, Optional<Revision> expected) {
-    PutResult r = store.putRaw(record, expected);
+  /** Copies {@code record}'s blobs from {@code from} to {@code to}, then puts it raw on {@code to}. */
+  private static boolean write(Store from, Store to, Record record, Optional<Revision> expected) {
+    for (String hash : record.referencedBlobs()) {
+      if (!to.blobs().contains(hash)) {
+        byte[] content = from.blobs().get(hash).orElseThrow(() -> new IllegalStateException(
+            "Cannot sync " + record.key() + ": blob " + hash + " is missing from its source store"));
+        to.blobs().put(content);
+      }
+    }
+    PutResult r = to.putRaw(record, expected);
     return r instanceof Committed;
   }
 

@@ -444,6 +444,22 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void syncCopiesTheBlobOfABlobBackedRecordAndTheBlobATombstonePins() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    BlobRef blob = a.blobs().put("blob body".getBytes(StandardCharsets.UTF_8));
+    Record r = committed(a.put(Record.draft(key, Kind.DOCUMENT, blob.body(), Meta.EMPTY), Optional.empty()));
+    BlobRef pinned = a.blobs().put("pinned body".getBytes(StandardCharsets.UTF_8));
+    Record p = committed(a.put(Record.draft(sibling, Kind.DOCUMENT, pinned.body(), Meta.EMPTY), Optional.empty()));
+    tombstoneOf(a, p);
+    assertThat(sync(a, b).copied()).isEqualTo(2);
+    assertThat(b.get(key)).contains(r);
+    assertThat(b.blobs().get(blob.hash())).hasValueSatisfying(
+        v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("blob body"));
+    assertThat(b.blobs().contains(pinned.hash())).isTrue();
+  }
+
+  @Test
   void case26DeleteVersusEditOfTheSameRevisionIsAConflictAndNeitherSideIsWritten() throws Exception {
     Store a = open(cap, clock);
     Store b = open(cap, clock);
