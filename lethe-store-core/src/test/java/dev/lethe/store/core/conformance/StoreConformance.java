@@ -542,21 +542,29 @@ public abstract class StoreConformance {
   void case30StoresWithCapsFourAndThirtyTwoConverge() throws Exception {
     Store a = open(4, clock);
     Store b = open(32, clock);
-    Record r = create(a, key, "v1");
+    create(a, key, "v1");
     create(b, sibling, "s1");
-    sync(a, b);
-    Record ahead = raw(b, key);
-    for (int i = 0; i < 3; i++) {
-      ahead = edit(b, ahead, "v" + (i + 2));
+    assertThat(sync(a, b).copied()).isEqualTo(2);
+    // B runs 6 edits ahead: more than A's cap, within B's own.
+    Record onB = raw(b, key);
+    for (int i = 0; i < 6; i++) {
+      onB = edit(b, onB, "b" + i);
     }
     tombstoneOf(a, raw(a, sibling));
-    SyncReport report = sync(a, b);
-    assertThat(report.converged()).isTrue();
-    assertThat(raw(a, key).revision()).isEqualTo(ahead.revision());
-    assertThat(raw(a, sibling).revision()).isEqualTo(raw(b, sibling).revision());
-    assertThat(raw(a, key).ancestors()).hasSizeLessThanOrEqualTo(4);
+    SyncReport first = sync(a, b);
+    assertThat(first.converged()).isTrue();
+    assertThat(first.fastForwarded()).isEqualTo(2);
+    assertThat(raw(a, key).revision()).isEqualTo(onB.revision());
+    assertThat(raw(a, key).ancestors()).hasSize(4);
+    assertThat(raw(b, key).ancestors()).hasSize(6);
+    // Now A runs ahead: its short list still names B's revision, so B fast-forwards.
+    Record onA = edit(a, raw(a, key), "a1");
+    onA = edit(a, onA, "a2");
+    SyncReport second = sync(b, a);
+    assertThat(second.fastForwarded()).isEqualTo(1);
+    assertThat(raw(b, key).revision()).isEqualTo(onA.revision());
+    assertThat(raw(b, sibling).revision()).isEqualTo(raw(a, sibling).revision());
     assertThat(sync(a, b)).isEqualTo(new SyncReport(0, 0, 0, List.of(), true));
-    assertThat(r).isNotNull();
   }
 
   @Test
