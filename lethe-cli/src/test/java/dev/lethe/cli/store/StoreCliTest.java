@@ -142,6 +142,27 @@ class StoreCliTest {
   }
 
   @Test
+  void putWithAMissingBodyFileOrABadKindIsAUsageError() throws Exception {
+    Run missing = run(keyArgs("put", "--body-file", dir.resolve("nope.txt").toString()));
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.errLines()).hasSize(1).first().asString().contains("does not exist");
+    Run badKind = run(keyArgs("put", "--kind", "Not A Kind", "--body-file", bodyFile("x").toString()));
+    assertThat(badKind.code()).isEqualTo(2);
+    assertThat(badKind.errLines()).hasSize(1).first().asString().contains("Invalid kind");
+    Run noBody = run(keyArgs("put"));
+    assertThat(noBody.errLines()).containsExactly("lethe store put: missing --body-file");
+    assertThat(fs.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void putWithExpectedOnAKeyNeverSeenPrintsNotFoundAndExits3() throws Exception {
+    String rev = RevisionJson.format(new Revision(1, dev.lethe.store.core.ContentHash.ofUtf8("x")));
+    Run run = run(keyArgs("put", "--body-file", bodyFile("x").toString(), "--expected", rev));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.errLines()).containsExactly("not found: ns/col/rec");
+  }
+
+  @Test
   void putAsABlobStoresTheBodyInTheBlobStore() throws Exception {
     Run run = run(keyArgs("put", "--blob", "--body-file", bodyFile("big").toString()));
     assertThat(run.code()).isZero();

@@ -7,7 +7,6 @@ import dev.lethe.store.core.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -51,16 +50,22 @@ public final class FsBlobStore implements BlobStore {
     String hash = ContentHash.of(content);
     Path target = path(hash);
     try {
-      if (!Files.exists(target)) {
-        Files.createDirectories(target.getParent());
-        Path temp = FsFiles.tempFor(target);
-        FsFiles.writeDurably(temp, content);
-        FsFiles.commit(temp, target);
+      // Two passes: a gc may remove an old copy between our existence check and the refresh.
+      for (int attempt = 0; attempt < 2; attempt++) {
+        if (!Files.exists(target)) {
+          Files.createDirectories(target.getParent());
+          Path temp = FsFiles.tempFor(target);
+          FsFiles.writeDurably(temp, content);
+          FsFiles.commit(temp, target);
+        }
+        try {
+          Files.setLastModifiedTime(target, FileTime.fromMillis(clock.millis()));
+          return new BlobRef(hash, content.length);
+        } catch (NoSuchFileException removedMeanwhile) {
+          // write it again
+        }
       }
-      Files.setLastModifiedTime(target, FileTime.fromMillis(clock.millis()));
-      return new BlobRef(hash, content.length);
-    } catch (FileAlreadyExistsException e) {
-      return new BlobRef(hash, content.length);
+      throw new IOException("blob kept disappearing while it was stored");
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot store blob " + hash, e);
     }

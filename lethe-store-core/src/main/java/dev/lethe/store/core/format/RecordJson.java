@@ -41,6 +41,9 @@ public final class RecordJson {
   private static final Set<String> FIELDS = Set.of("format", "key", "kind", "revision", "parent",
       "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links");
 
+  private static final Set<String> META_FIELDS =
+      Set.of("author", "origin", "created", "updated", "labels");
+
   private final ObjectMapper mapper = JsonMapper.builder()
       .enable(SerializationFeature.INDENT_OUTPUT)
       .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
@@ -179,6 +182,12 @@ public final class RecordJson {
   private Meta meta(JsonNode m) {
     if (!m.isObject()) {
       throw new RecordFormatException("invalid record: 'meta' must be an object");
+    }
+    for (Iterator<String> it = m.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!META_FIELDS.contains(f)) {
+        throw new RecordFormatException("invalid record: unknown field 'meta." + f + "'");
+      }
     }
     Map<String, String> labels = new LinkedHashMap<>();
     JsonNode l = m.get("labels");

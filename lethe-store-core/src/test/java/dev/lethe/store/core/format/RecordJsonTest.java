@@ -62,6 +62,8 @@ class RecordJsonTest {
         .isInstanceOf(RecordFormatException.class).hasMessageContaining("Invalid collection");
     assertThatThrownBy(() -> json.parse(good.replace("\"links\"", "\"extra\" : 1, \"links\"")))
         .hasMessageContaining("unknown field 'extra'");
+    assertThatThrownBy(() -> json.parse(good.replace("\"origin\"", "\"extra\" : 1, \"origin\"")))
+        .hasMessageContaining("unknown field 'meta.extra'");
   }
 
   @Test
