@@ -103,6 +103,15 @@ class FsStoreFilesTest {
   }
 
   @Test
+  void aNoOpDeleteOrPurgeOfAKeyNeverSeenCreatesNoFiles() throws Exception {
+    store.delete(key, Optional.empty());
+    store.purge(key, Optional.empty());
+    try (var files = Files.list(root)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
   void twoStoreInstancesOnOneRootSeeEachOthersWrites() {
     put(key, "hello");
     FsStore second = new FsStore(root, 3, MutableClock.at2026());

@@ -25,6 +25,8 @@ import java.util.Optional;
  * A {@link Store} over a substrate that can lock one key (DESIGN.md "Store / Substrates": fs,
  * git, jdbc, memory). Every write reads the stored record, asks the planner and applies its plan
  * inside the key's lock, so substrates only fetch and apply and behave alike by construction.
+ * Reads must be atomic per key (a reader sees a whole version, never a torn one), which lets a
+ * plan that writes nothing be answered from an unlocked read.
  * Substrates without a lock (S3) implement {@link Store} directly with conditional writes.
  */
 public abstract class LockingStore implements Store {
@@ -143,6 +145,13 @@ public abstract class LockingStore implements Store {
 
   private <R> R apply(RecordKey key, Planner<R> planner) {
     try {
+      // A plan that writes nothing is valid at the moment of its (atomic) read, so it needs no
+      // lock: a no-op delete of an absent key leaves no lock file behind, and a stale writer
+      // learns of its conflict without queueing.
+      Plan<R> unlocked = planner.plan(read(key));
+      if (unlocked instanceof Plan.Reply<R> reply) {
+        return reply.result();
+      }
       return locked(key, () -> {
         Plan<R> plan = planner.plan(read(key));
         if (plan instanceof Plan.Write<R> w) {
