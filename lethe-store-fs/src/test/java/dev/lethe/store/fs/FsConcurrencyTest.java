@@ -130,10 +130,18 @@ class FsConcurrencyTest {
           FsPutLoop.class.getName(), root.toString(), key.toString(), "150", go.toString(), "p" + i)
           .redirectErrorStream(true).start());
     }
-    Thread.sleep(300);
+    for (int i = 0; i < 2; i++) {
+      Path ready = Path.of(go + ".p" + i + ".ready");
+      for (int wait = 0; wait < 6000 && !Files.exists(ready); wait++) {
+        Thread.sleep(10);
+      }
+      assertThat(ready).exists();
+    }
     Files.writeString(go, "go");
     List<String> commits = new ArrayList<>();
+    List<Integer> perProcess = new ArrayList<>();
     for (Process p : processes) {
+      int before = commits.size();
       try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
@@ -143,12 +151,14 @@ class FsConcurrencyTest {
       }
       assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isZero();
+      perProcess.add(commits.size() - before);
     }
     Set<String> bases = new HashSet<>(commits);
     assertThat(bases).as("each base revision committed over at most once").hasSameSizeAs(commits);
     Record last = store.get(key).orElseThrow();
     assertThat(last.revision().counter()).isEqualTo(1 + commits.size());
-    assertThat(commits.size()).isGreaterThan(0);
+    assertThat(perProcess).as("both processes committed").allSatisfy(n -> assertThat(n).isPositive());
+    assertThat(commits.size()).as("the processes really raced: some puts conflicted").isLessThan(300);
   }
 
   static String javaBin() {

@@ -18,7 +18,8 @@ import java.util.Optional;
  * and puts over the revision it read, {@code attempts} times, printing {@code commit <base>} for
  * each put that committed.
  *
- * <p>Arguments: root, key, attempts, start file, writer name.
+ * <p>Arguments: root, key, attempts, start file, writer name. Creates {@code <start file>.<writer
+ * name>.ready} once it is ready to race.
  */
 public final class FsPutLoop {
   public static void main(String[] args) throws Exception {
@@ -26,6 +27,8 @@ public final class FsPutLoop {
     RecordKey key = RecordKey.parse(args[1]);
     int attempts = Integer.parseInt(args[2]);
     Path go = Path.of(args[3]);
+    store.get(key).orElseThrow(); // warm up before announcing readiness
+    Files.writeString(Path.of(args[3] + "." + args[4] + ".ready"), "ready");
     while (!Files.exists(go)) {
       Thread.sleep(5);
     }
