@@ -1,0 +1,147 @@
+package dev.lethe.cli.store;
+
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.Store;
+import dev.lethe.store.core.format.CorruptRecordException;
+import dev.lethe.store.core.format.RecordFormatException;
+import dev.lethe.store.core.format.RevisionJson;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * Shared options and error mapping of every {@code lethe store} subcommand: {@code --store},
+ * {@code --ancestor-cap}; usage errors exit 2 with one line on stderr, store errors exit 1.
+ * Options are validated here rather than by picocli converters so every bad value gets exactly
+ * one line naming it.
+ */
+abstract class StoreSubcommand implements Callable<Integer> {
+
+  /** The author recorded on deletes made by the CLI. */
+  static final String CLI_AUTHOR = "lethe-cli";
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--store", paramLabel = "URI", defaultValue = "file:.",
+      description = "Store to use: file:DIR or memory: (default: ${DEFAULT-VALUE}).")
+  String storeUri;
+
+  @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",
+      description = "Ancestors kept per record, at least 1 (default: ${DEFAULT-VALUE}).")
+  String ancestorCap;
+
+  /** The clock stamping times; the system clock. */
+  Clock clock = Clock.systemUTC();
+
+  /** Opens a store from a URI. */
+  @FunctionalInterface
+  interface Opener {
+    /** Opens {@code uri}, given as option {@code option}. */
+    Store open(String option, String uri, int cap, Clock clock);
+  }
+
+  /** How URIs become stores; tests wrap the real stores to interleave a concurrent writer. */
+  Opener opener = StoreUri::open;
+
+  /** Runs the subcommand and returns its exit code. */
+  abstract int execute(PrintWriter out, PrintWriter err);
+
+  @Override
+  public final Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      return execute(out, err);
+    } catch (UsageException e) {
+      err.println("lethe store " + spec.name() + ": " + e.getMessage());
+      return ExitCode.USAGE;
+    } catch (CapException e) {
+      err.println("lethe store " + spec.name() + ": " + e.getMessage());
+      return ExitCode.ERROR;
+    } catch (CorruptRecordException | UncheckedIOException e) {
+      err.println("lethe store " + spec.name() + ": error: " + e.getMessage());
+      return ExitCode.ERROR;
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  /** Parses {@code --ancestor-cap}; exits 1 for a cap below 1, as the design asks. */
+  int cap() {
+    long cap;
+    try {
+      cap = Long.parseLong(ancestorCap.trim());
+    } catch (NumberFormatException e) {
+      throw new UsageException("--ancestor-cap must be an integer, got '" + ancestorCap + "'");
+    }
+    if (cap < 1) {
+      throw new CapException();
+    }
+    if (cap > 100_000) {
+      throw new UsageException("--ancestor-cap " + cap + " is too large (at most 100000)");
+    }
+    return (int) cap;
+  }
+
+  /** Thrown for an ancestor cap below 1: an error (exit 1), not a usage error. */
+  static final class CapException extends RuntimeException {
+    CapException() {
+      super("ancestor cap must be at least 1");
+    }
+  }
+
+  /** Opens {@code --store}. */
+  Store openStore(int cap) {
+    return opener.open("--store", storeUri, cap, clock);
+  }
+
+  /** Validates a key from its three options. */
+  static RecordKey key(String namespace, String collection, String id) {
+    require("--namespace", namespace);
+    require("--collection", collection);
+    require("--id", id);
+    try {
+      return new RecordKey(namespace, collection, id);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+
+  /** Validates a prefix; {@code --collection} needs {@code --namespace}. */
+  static KeyPrefix prefix(String namespace, String collection) {
+    if (collection != null && namespace == null) {
+      throw new UsageException("--collection needs --namespace");
+    }
+    try {
+      return new KeyPrefix(namespace, collection);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+
+  /** Parses {@code --expected}. */
+  static Optional<Revision> expected(String json) {
+    if (json == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(RevisionJson.parse(json));
+    } catch (RecordFormatException e) {
+      throw new UsageException("--expected: " + e.getMessage());
+    }
+  }
+
+  static void require(String option, String value) {
+    if (value == null) {
+      throw new UsageException("missing " + option);
+    }
+  }
+}

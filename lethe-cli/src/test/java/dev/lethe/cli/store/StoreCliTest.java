@@ -1,0 +1,441 @@
+package dev.lethe.cli.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lethe.cli.LetheCommand;
+import dev.lethe.store.core.Body;
+import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.format.RecordJson;
+import dev.lethe.store.core.format.RevisionJson;
+import dev.lethe.store.core.testing.InterleavingStore;
+import dev.lethe.store.core.tombstone.Tombstones;
+import dev.lethe.store.fs.FsStore;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** {@code lethe store …} run in-process through picocli, with stdout and stderr captured. */
+class StoreCliTest {
+
+  record Run(int code, String out, String err) {
+    List<String> errLines() {
+      return err.isEmpty() ? List.of() : List.of(err.split("\n"));
+    }
+  }
+
+  @TempDir Path dir;
+  private String store;
+  private FsStore fs;
+  private final RecordKey key = new RecordKey("ns", "col", "rec");
+
+  @BeforeEach
+  void setUp() {
+    store = "file:" + dir;
+    fs = new FsStore(dir, 32, Clock.systemUTC());
+  }
+
+  private Run run(String... args) {
+    return run(cmd -> { }, args);
+  }
+
+  /** Runs {@code lethe args…}; {@code customize} may adjust the store subcommands first. */
+  private Run run(Consumer<CommandLine> customize, String... args) {
+    CommandLine cmd = LetheCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cmd.setOut(new PrintWriter(out));
+    cmd.setErr(new PrintWriter(err));
+    customize.accept(cmd);
+    int code = cmd.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static StoreSubcommand sub(CommandLine root, String name) {
+    return (StoreSubcommand) root.getSubcommands().get("store").getSubcommands().get(name).getCommand();
+  }
+
+  private String[] args(String sub, String... more) {
+    List<String> a = new ArrayList<>(List.of("store", sub, "--store", store));
+    a.addAll(List.of(more));
+    return a.toArray(String[]::new);
+  }
+
+  private String[] keyArgs(String sub, String... more) {
+    List<String> a = new ArrayList<>(List.of(args(sub, "--namespace", "ns", "--collection", "col", "--id", "rec")));
+    a.addAll(List.of(more));
+    return a.toArray(String[]::new);
+  }
+
+  private Record put(RecordKey k, String text) {
+    return ((Committed) fs.put(Record.draft(k, Kind.DOCUMENT, Body.Inline.text(text), Meta.byAuthor("alice")),
+        Optional.empty())).record();
+  }
+
+  private Path bodyFile(String text) throws Exception {
+    Path f = Files.createTempFile(dir.getParent(), "body", ".txt");
+    Files.writeString(f, text);
+    return f;
+  }
+
+  // ---- put / get / list ---------------------------------------------------------------------
+
+  @Test
+  void putFromAFileThenGetPrintsTheRecordJson() throws Exception {
+    Run put = run(keyArgs("put", "--body-file", bodyFile("hello").toString()));
+    assertThat(put.code()).isZero();
+    assertThat(put.out()).startsWith("committed: ns/col/rec\nrevision: {\"counter\":1,");
+    Run get = run(keyArgs("get"));
+    assertThat(get.code()).isZero();
+    Record r = new RecordJson().parse(get.out());
+    assertThat(((Body.Inline) r.body()).text()).isEqualTo("hello");
+    assertThat(r.meta().author()).isEqualTo("lethe-cli");
+  }
+
+  @Test
+  void putReadsTheBodyFromStdinWithADash() {
+    Run put = run(cmd -> ((PutCommand) sub(cmd, "put")).stdin =
+        new ByteArrayInputStream("from stdin\n".getBytes(StandardCharsets.UTF_8)),
+        keyArgs("put", "--kind", "log", "--body-file", "-"));
+    assertThat(put.code()).isZero();
+    Record r = fs.get(key).orElseThrow();
+    assertThat(r.kind()).isEqualTo(Kind.LOG);
+    assertThat(((Body.Inline) r.body()).text()).isEqualTo("from stdin\n");
+  }
+
+  @Test
+  void putWithAStaleExpectedExits3AndPrintsTheCurrentRevision() throws Exception {
+    Record r = put(key, "v1");
+    String stale = RevisionJson.format(new Revision(9, r.revision().hash()));
+    Run run = run(keyArgs("put", "--body-file", bodyFile("v2").toString(), "--expected", stale));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.errLines()).containsExactly("conflict: ns/col/rec", "current: " + RevisionJson.format(r.revision()));
+    Run ok = run(keyArgs("put", "--body-file", bodyFile("v2").toString(), "--expected", RevisionJson.format(r.revision())));
+    assertThat(ok.code()).isZero();
+  }
+
+  @Test
+  void putOfATombstoneKindIsAUsageError() throws Exception {
+    Run run = run(keyArgs("put", "--kind", "tombstone", "--body-file", bodyFile("x").toString()));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1);
+    assertThat(fs.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void putWithAMissingBodyFileOrABadKindIsAUsageError() throws Exception {
+    Run missing = run(keyArgs("put", "--body-file", dir.resolve("nope.txt").toString()));
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.errLines()).hasSize(1).first().asString().contains("does not exist");
+    Run badKind = run(keyArgs("put", "--kind", "Not A Kind", "--body-file", bodyFile("x").toString()));
+    assertThat(badKind.code()).isEqualTo(2);
+    assertThat(badKind.errLines()).hasSize(1).first().asString().contains("Invalid kind");
+    Run noBody = run(keyArgs("put"));
+    assertThat(noBody.errLines()).containsExactly("lethe store put: missing --body-file");
+    assertThat(fs.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void putWithExpectedOnAKeyNeverSeenPrintsNotFoundAndExits3() throws Exception {
+    String rev = RevisionJson.format(new Revision(1, dev.lethe.store.core.ContentHash.ofUtf8("x")));
+    Run run = run(keyArgs("put", "--body-file", bodyFile("x").toString(), "--expected", rev));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.errLines()).containsExactly("not found: ns/col/rec");
+  }
+
+  @Test
+  void putAsABlobStoresTheBodyInTheBlobStore() throws Exception {
+    Run run = run(keyArgs("put", "--blob", "--body-file", bodyFile("big").toString()));
+    assertThat(run.code()).isZero();
+    Body.Blob b = (Body.Blob) fs.get(key).orElseThrow().body();
+    assertThat(fs.blobs().get(b.hash())).isPresent();
+  }
+
+  @Test
+  void getOfAnAbsentOrDeletedKeyPrintsNotFoundAndExits1() {
+    Run absent = run(keyArgs("get"));
+    assertThat(absent.code()).isEqualTo(1);
+    assertThat(absent.err()).isEqualTo("not found: ns/col/rec\n");
+    assertThat(absent.out()).isEmpty();
+    put(key, "v1");
+    fs.delete(key, Optional.empty());
+    Run deleted = run(keyArgs("get"));
+    assertThat(deleted.code()).isEqualTo(1);
+    assertThat(deleted.err()).isEqualTo("not found: ns/col/rec\n");
+    Run raw = run(keyArgs("get", "--raw"));
+    assertThat(raw.code()).isZero();
+    assertThat(new RecordJson().parse(raw.out()).isTombstone()).isTrue();
+  }
+
+  @Test
+  void listPrintsLiveRecordsAndRawAddsTombstones() {
+    put(key, "v1");
+    put(new RecordKey("ns", "col", "gone"), "x");
+    fs.delete(new RecordKey("ns", "col", "gone"), Optional.empty());
+    Run list = run(args("list", "--namespace", "ns"));
+    assertThat(list.code()).isZero();
+    assertThat(list.out().lines()).hasSize(1).first().asString().startsWith("ns/col/rec\tdocument\t1\t");
+    Run raw = run(args("list", "--raw"));
+    assertThat(raw.out().lines()).hasSize(2).anyMatch(l -> l.startsWith("ns/col/gone\ttombstone\t2\t" + Tombstones.HASH));
+  }
+
+  // ---- delete -------------------------------------------------------------------------------
+
+  @Test
+  void deletePrintsDeletedAndRecordsTheCliAsDeleter() {
+    put(key, "v1");
+    Run run = run(keyArgs("delete"));
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).isEqualTo("deleted: ns/col/rec\n");
+    assertThat(fs.getRaw(key).orElseThrow().meta().author()).isEqualTo("lethe-cli");
+  }
+
+  @Test
+  void deleteOfAKeyNeverSeenExits0() {
+    Run run = run(keyArgs("delete"));
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).isEqualTo("deleted: ns/col/rec\n");
+    assertThat(fs.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void deleteWithAStaleExpectedExits3PrintsTheCurrentRevisionAndKeepsTheRecord() {
+    Record r = put(key, "v1");
+    Run run = run(keyArgs("delete", "--expected", RevisionJson.format(new Revision(5, r.revision().hash()))));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.errLines()).containsExactly("conflict: ns/col/rec", "current: " + RevisionJson.format(r.revision()));
+    assertThat(fs.get(key)).contains(r);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "{", "3", "{\"counter\":3}", "{\"counter\":-1,\"hash\":\"" + "a" + "\"}",
+      "{\"counter\":1,\"hash\":\"xyz\"}", "{\"counter\":\"1\",\"hash\":\"0000000000000000000000000000000000000000000000000000000000000000\"}"})
+  void aMalformedExpectedIsAUsageErrorWithOneLineAndChangesNothing(String bad) {
+    Record r = put(key, "v1");
+    Run run = run(keyArgs("delete", "--expected", bad));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1).first().asString().contains("--expected");
+    assertThat(fs.get(key)).contains(r);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"..", ".", "a/b", "a\0b", "", "caf\u00e9", "x y"})
+  void aBadIdIsAUsageErrorBeforeAnyIo(String id) {
+    Run run = run(args("delete", "--namespace", "ns", "--collection", "col", "--id", id));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1).first().asString().contains("Invalid id");
+    assertThat(dir.toFile().list()).isEmpty();
+  }
+
+  @Test
+  void aPartOf256CharactersIsAUsageError() {
+    Run run = run(args("get", "--namespace", "n".repeat(256), "--collection", "col", "--id", "x"));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1).first().asString().contains("longer than 255");
+  }
+
+  @Test
+  void anAncestorCapOfZeroExits1() {
+    Run run = run(keyArgs("delete", "--ancestor-cap", "0"));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.err()).contains("ancestor cap must be at least 1");
+  }
+
+  @Test
+  void anUnsupportedStoreSchemeIsAUsageError() {
+    Run run = run("store", "list", "--store", "ftp://host/x");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1).first().asString().contains("not supported");
+  }
+
+  @Test
+  void aHandEditedRecordFileIsAnErrorNamingTheFile() throws Exception {
+    put(key, "v1");
+    Files.writeString(fs.pathOf(key), "{ not json");
+    Run run = run(keyArgs("get"));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.err()).contains(fs.pathOf(key).toString());
+  }
+
+  // ---- reset --------------------------------------------------------------------------------
+
+  @Test
+  void resetDeletesEveryLiveRecordOfTheCollectionAndASecondRunFindsNothing() {
+    put(new RecordKey("ns", "c1", "a"), "x");
+    put(new RecordKey("ns", "c1", "b"), "x");
+    put(new RecordKey("ns", "c2", "a"), "x");
+    Run first = run(args("reset", "--namespace", "ns", "--collection", "c1"));
+    assertThat(first.code()).isZero();
+    assertThat(first.out()).isEqualTo("2 deleted, 0 conflicts\n");
+    assertThat(first.err()).isEmpty();
+    assertThat(run(args("reset", "--namespace", "ns", "--collection", "c1")).out()).isEqualTo("0 deleted, 0 conflicts\n");
+    assertThat(fs.get(new RecordKey("ns", "c2", "a"))).isPresent();
+  }
+
+  @Test
+  void resetWithAConcurrentEditExits3WithOneConflictLineAndTheReRunHint() {
+    Record r = put(key, "v1");
+    put(new RecordKey("ns", "col", "other"), "x");
+    Run run = run(cmd -> sub(cmd, "reset").opener = (opt, uri, cap, clock) ->
+        new InterleavingStore(StoreUri.open(opt, uri, cap, clock), key, () -> fs.put(
+            Record.draft(key, Kind.DOCUMENT, Body.Inline.text("edited"), Meta.EMPTY), Optional.of(r.revision()))),
+        args("reset", "--namespace", "ns"));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.out()).isEqualTo("1 deleted, 1 conflicts\n");
+    assertThat(run.errLines()).containsExactly("conflict: ns/col/rec",
+        "re-run `lethe store reset` to delete the 1 conflicted record(s)");
+    assertThat(fs.get(key)).isPresent();
+    assertThat(run(args("reset", "--namespace", "ns")).out()).isEqualTo("1 deleted, 0 conflicts\n");
+  }
+
+  @Test
+  void resetNeedsANamespace() {
+    Run none = run(args("reset"));
+    assertThat(none.code()).isEqualTo(2);
+    assertThat(none.errLines()).hasSize(1);
+    Run colOnly = run(args("reset", "--collection", "c1"));
+    assertThat(colOnly.code()).isEqualTo(2);
+    assertThat(colOnly.errLines()).containsExactly("lethe store reset: --collection needs --namespace");
+  }
+
+  // ---- collect ------------------------------------------------------------------------------
+
+  private void tombstone(RecordKey k, Long deletedAt) {
+    Revision parent = new Revision(1, dev.lethe.store.core.ContentHash.ofUtf8(k.id()));
+    fs.putRaw(new Record(k, Kind.TOMBSTONE, new Revision(2, Tombstones.HASH), parent, List.of(parent),
+        Body.EMPTY, Meta.EMPTY, deletedAt, null, List.of()), Optional.empty());
+  }
+
+  @Test
+  void collectPurgesOldTombstonesAndPrintsTheHorizonAsTypedWithItsSeconds() {
+    long now = System.currentTimeMillis();
+    tombstone(new RecordKey("ns", "col", "old"), now - Duration.ofDays(10).toMillis());
+    tombstone(new RecordKey("ns", "col", "young"), now - Duration.ofDays(1).toMillis());
+    tombstone(new RecordKey("ns", "col", "unstamped"), null);
+    tombstone(new RecordKey("ns", "col", "future"), now + Duration.ofDays(5).toMillis());
+    Run run = run(args("collect", "--older-than", "7d"));
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).isEqualTo("horizon: 7d (604800 s)\npurged: 1\nunstamped: 1\ntoo young: 2\nconflicts: 0\n");
+    assertThat(fs.getRaw(new RecordKey("ns", "col", "old"))).isEmpty();
+    assertThat(fs.getRaw(new RecordKey("ns", "col", "unstamped"))).isPresent();
+  }
+
+  @Test
+  void collectExits0WhenAKeyWasRecreatedMeanwhile() {
+    tombstone(key, System.currentTimeMillis() - Duration.ofDays(30).toMillis());
+    Run run = run(cmd -> sub(cmd, "collect").opener = (opt, uri, cap, clock) ->
+        new InterleavingStore(StoreUri.open(opt, uri, cap, clock), key, () -> put(key, "back")),
+        args("collect", "--older-than", "1d"));
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).contains("purged: 0\n").contains("conflicts: 1\n");
+    assertThat(run.err()).contains("conflict: ns/col/rec");
+    assertThat(fs.get(key)).isPresent();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "0d", "1d12h", "5w", "d", "-1d", "7", "1.5d", " 7d", "99999999999999999999d",
+      "106751991167301d", "7D"})
+  void collectRejectsAnyHorizonButOnePositiveIntegerAndOneUnit(String bad) {
+    long now = System.currentTimeMillis();
+    tombstone(key, now - Duration.ofDays(1000).toMillis());
+    Run run = run(args("collect", "--older-than", bad));
+    assertThat(run.code()).as(bad).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1);
+    assertThat(fs.getRaw(key)).isPresent();
+  }
+
+  @Test
+  void collectNeedsAHorizonAndACollectionNeedsANamespace() {
+    Run none = run(args("collect"));
+    assertThat(none.code()).isEqualTo(2);
+    assertThat(none.errLines()).containsExactly("lethe store collect: missing --older-than");
+    Run col = run(args("collect", "--older-than", "1d", "--collection", "c"));
+    assertThat(col.code()).isEqualTo(2);
+    assertThat(col.errLines()).containsExactly("lethe store collect: --collection needs --namespace");
+  }
+
+  // ---- sync and gc --------------------------------------------------------------------------
+
+  @Test
+  void syncCarriesATombstoneToAStalePeerAndReportsConvergence() throws Exception {
+    Path peerDir = Files.createTempDirectory(dir.getParent(), "peer");
+    FsStore peer = new FsStore(peerDir, 32, Clock.systemUTC());
+    Record r = put(key, "v1");
+    peer.putRaw(r, Optional.empty());
+    fs.delete(key, Optional.empty());
+    Run run = run(args("sync", "--peer", "file:" + peerDir));
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).isEqualTo("copied: 0\nfast-forwarded: 1\nmerged: 0\nconflicts: 0\nconverged: yes\n");
+    assertThat(peer.get(key)).isEmpty();
+  }
+
+  @Test
+  void syncExits3WhenADeleteMeetsAnEdit() throws Exception {
+    Path peerDir = Files.createTempDirectory(dir.getParent(), "peer");
+    FsStore peer = new FsStore(peerDir, 32, Clock.systemUTC());
+    Record r = put(key, "v1");
+    peer.putRaw(r, Optional.empty());
+    fs.delete(key, Optional.empty());
+    peer.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v2"), Meta.EMPTY), Optional.of(r.revision()));
+    Run run = run(args("sync", "--peer", "file:" + peerDir));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.out()).contains("conflicts: 1\nconverged: no\n");
+    assertThat(run.err()).startsWith("conflict: ns/col/rec: deleted at");
+    assertThat(peer.get(key)).isPresent();
+  }
+
+  @Test
+  void syncNeedsAPeer() {
+    Run run = run(args("sync"));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly("lethe store sync: missing --peer");
+  }
+
+  @Test
+  void gcSweepsUnreferencedBlobsOlderThanTheGrace() throws Exception {
+    String hash = fs.blobs().put("orphan".getBytes(StandardCharsets.UTF_8)).hash();
+    Path blob = dir.resolve("_blobs").resolve(hash.substring(0, 2)).resolve(hash);
+    Files.setLastModifiedTime(blob, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 7_200_000));
+    Run run = run(args("gc"));
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).isEqualTo("grace: 1h (3600 s)\nswept: 1\nreferenced: 0\nyoung: 0\n");
+    assertThat(blob).doesNotExist();
+  }
+
+  // ---- help ---------------------------------------------------------------------------------
+
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "list", "put", "delete", "reset", "collect", "sync", "gc"})
+  void everyHelpEndsWithTheExitCodes(String sub) {
+    Run run = run("store", sub, "--help");
+    assertThat(run.code()).isZero();
+    assertThat(run.out().stripTrailing()).endsWith("Exit codes:\n  0  ok\n  1  error\n  2  usage\n  3  conflict");
+  }
+
+  @Test
+  void storeWithoutASubcommandIsAUsageError() {
+    Run run = run("store");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1);
+    assertThat(run("store", "--help").out().stripTrailing()).endsWith("3  conflict");
+  }
+}

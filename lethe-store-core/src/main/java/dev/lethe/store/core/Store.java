@@ -1,0 +1,89 @@
+package dev.lethe.store.core;
+
+import dev.lethe.store.core.blob.BlobStore;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A versioned record store with two surfaces (DESIGN.md "Store / Two surfaces").
+ *
+ * <p>The consumer surface ({@link #get}, {@link #list}, {@link #put}, {@link #deleteAs}) hides
+ * tombstones. The replication surface ({@link #getRaw}, {@link #listRaw}, {@link #putRaw}, {@link
+ * #purge}) shows them; sync and collect read and write only through it.
+ * Every method is required: a raw method that fell back to its consumer twin would compile, pass
+ * every test without deletes, and resurrect records in production.
+ *
+ * <p>Outcomes a caller must handle are values ({@link PutResult}, {@link DeleteResult}). I/O
+ * failures are thrown as {@link java.io.UncheckedIOException}; an unreadable stored record as
+ * {@link dev.lethe.store.core.format.CorruptRecordException}. Invalid arguments throw {@link
+ * IllegalArgumentException} before anything is written.
+ */
+public interface Store {
+
+  /** Returns the live record at {@code key}; empty when absent or deleted. */
+  Optional<Record> get(RecordKey key);
+
+  /** Returns the live records under {@code prefix}, ordered by key. */
+  List<Record> list(KeyPrefix prefix);
+
+  /**
+   * Writes a new version of a record; the store stamps its revision, parent, ancestors and
+   * times.
+   *
+   * <ul>
+   *   <li>absent: {@code expected} empty writes counter 1; present returns {@link NotFound};
+   *   <li>tombstone: {@code expected} empty recreates the record at the tombstone's counter + 1
+   *       with the tombstone as parent; present returns {@link NotFound};
+   *   <li>live: {@code expected} equal to its revision writes counter + 1; anything else returns
+   *       {@link Conflict}.
+   * </ul>
+   *
+   * @param record a draft; its revision, parent and ancestors are ignored
+   * @param expected the revision the caller read, or empty for "must not exist"
+   * @throws IllegalArgumentException if the record is a tombstone (write those with delete)
+   */
+  PutResult put(Record record, Optional<Revision> expected);
+
+  /**
+   * Deletes a record by writing a tombstone.
+   *
+   * <p>A live record with a matching or empty {@code expected} becomes a tombstone; a stale
+   * {@code expected} returns {@link Conflict}; an absent key or a tombstone writes nothing and
+   * returns {@link Deleted}.
+   *
+   * @param author the deleter to name in the tombstone, or empty to keep the record's last author
+   */
+  DeleteResult deleteAs(RecordKey key, Optional<Revision> expected, Optional<String> author);
+
+  /** {@link #deleteAs} naming no deleter. */
+  default DeleteResult delete(RecordKey key, Optional<Revision> expected) {
+    return deleteAs(key, expected, Optional.empty());
+  }
+
+  /** Returns the record at {@code key}, tombstones included. */
+  Optional<Record> getRaw(RecordKey key);
+
+  /** Returns every record under {@code prefix}, tombstones included, ordered by key. */
+  List<Record> listRaw(KeyPrefix prefix);
+
+  /**
+   * Writes a record exactly as given (only its ancestor list is normalised to this store's cap).
+   * Nothing stored and {@code expected} empty: write; nothing stored and {@code expected} present:
+   * {@link NotFound}; {@code expected} equal to the stored revision (tombstone or not): write;
+   * anything else: {@link Conflict} with the stored record.
+   */
+  PutResult putRaw(Record record, Optional<Revision> expected);
+
+  /**
+   * Physically removes a record, the only physical removal in a store. Absent: {@link Deleted}
+   * (no-op). Stored revision equal to {@code expected}: removed, {@link Deleted}. Anything else,
+   * including an empty {@code expected} over a stored record: {@link Conflict}.
+   */
+  DeleteResult purge(RecordKey key, Optional<Revision> expected);
+
+  /** Returns this store's content-addressed blob store. */
+  BlobStore blobs();
+
+  /** Returns how many ancestors this store keeps per record, at least 1. */
+  int ancestorCap();
+}

@@ -1,0 +1,67 @@
+package dev.lethe.store.core.ancestry;
+
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.Revision;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Bounded ancestry: every record carries its most recent prior revisions, newest first, capped
+ * per store (DESIGN.md "Store / Model"; replicated deletion design, "Ordering by bounded
+ * ancestry"). A chain longer than the cap looks like divergence, so the bound fails safe.
+ */
+public final class Ancestry {
+
+  /** The default cap. */
+  public static final int DEFAULT_CAP = 32;
+
+  private Ancestry() {}
+
+  /**
+   * Checks a cap.
+   *
+   * @throws IllegalArgumentException "ancestor cap must be at least 1" when {@code cap < 1}
+   */
+  public static int checkCap(int cap) {
+    if (cap < 1) {
+      throw new IllegalArgumentException("ancestor cap must be at least 1");
+    }
+    return cap;
+  }
+
+  /**
+   * Normalises an ancestor list: deduplicated, {@code self} removed, newest first by {@code
+   * (counter, hash)}, truncated to {@code cap}.
+   */
+  public static List<Revision> normalize(List<Revision> ancestors, Revision self, int cap) {
+    TreeSet<Revision> set = new TreeSet<>(Comparator.reverseOrder());
+    set.addAll(ancestors);
+    set.remove(self);
+    List<Revision> out = new ArrayList<>(Math.min(cap, set.size()));
+    for (Revision r : set) {
+      if (out.size() == cap) {
+        break;
+      }
+      out.add(r);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Returns the ancestors of a record written over {@code base}: {@code base}'s revision first,
+   * then {@code base}'s ancestors, normalised.
+   */
+  public static List<Revision> after(Record base, Revision self, int cap) {
+    List<Revision> list = new ArrayList<>(base.ancestors().size() + 1);
+    list.add(base.revision());
+    list.addAll(base.ancestors());
+    return normalize(list, self, cap);
+  }
+
+  /** Returns whether {@code descendant} lists {@code ancestor}'s revision among its ancestors. */
+  public static boolean descendsFrom(Record descendant, Record ancestor) {
+    return descendant.ancestors().contains(ancestor.revision());
+  }
+}

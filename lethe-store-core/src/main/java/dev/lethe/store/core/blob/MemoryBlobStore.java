@@ -1,0 +1,52 @@
+package dev.lethe.store.core.blob;
+
+import dev.lethe.store.core.ContentHash;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** An in-memory {@link BlobStore} for tests and the {@code memory:} store. */
+public final class MemoryBlobStore implements BlobStore {
+
+  private record Entry(byte[] content, long storedAt) {}
+
+  private final Map<String, Entry> blobs = new ConcurrentHashMap<>();
+  private final Clock clock;
+
+  /** @param clock source of stored times */
+  public MemoryBlobStore(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public BlobRef put(byte[] content) {
+    String hash = ContentHash.of(content);
+    blobs.put(hash, new Entry(content.clone(), clock.millis()));
+    return new BlobRef(hash, content.length);
+  }
+
+  @Override
+  public Optional<byte[]> get(String hash) {
+    return Optional.ofNullable(blobs.get(hash)).map(e -> e.content().clone());
+  }
+
+  @Override
+  public boolean contains(String hash) {
+    return blobs.containsKey(hash);
+  }
+
+  @Override
+  public List<BlobInfo> list() {
+    List<BlobInfo> out = new ArrayList<>();
+    blobs.forEach((h, e) -> out.add(new BlobInfo(h, e.content().length, e.storedAt())));
+    return out;
+  }
+
+  @Override
+  public boolean remove(String hash) {
+    return blobs.remove(hash) != null;
+  }
+}

@@ -1,0 +1,262 @@
+package dev.lethe.store.core.format;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lethe.store.core.Body;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The stable, human-readable JSON form of a {@link Record}, format version {@value #FORMAT_VERSION}
+ * (docs/store-format.md). Every field is always written, in a fixed order; a document with another
+ * format version is rejected with {@link UnsupportedFormatException}, never guessed at.
+ *
+ * <p>Thread-safe.
+ */
+public final class RecordJson {
+
+  /** The format version written and read by this build. */
+  public static final int FORMAT_VERSION = 1;
+
+  private static final Set<String> FIELDS = Set.of("format", "key", "kind", "revision", "parent",
+      "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links");
+
+  private static final Set<String> META_FIELDS =
+      Set.of("author", "origin", "created", "updated", "labels");
+
+  private final ObjectMapper mapper = JsonMapper.builder()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
+
+  /** Returns the JSON text of {@code record}, pretty-printed, ending with a newline. */
+  public String format(Record record) {
+    try {
+      return mapper.writeValueAsString(toNode(record)) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot format record " + record.key(), e);
+    }
+  }
+
+  /** Returns the UTF-8 bytes of {@link #format}. */
+  public byte[] encode(Record record) {
+    return format(record).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Parses a record document.
+   *
+   * @throws UnsupportedFormatException when {@code format} is not {@value #FORMAT_VERSION}
+   * @throws RecordFormatException when the document is not valid record JSON
+   */
+  public Record decode(byte[] json) {
+    JsonNode root;
+    try {
+      root = mapper.readTree(json);
+    } catch (java.io.IOException e) {
+      throw new RecordFormatException("invalid JSON: " + firstLine(e.getMessage()), e);
+    }
+    return fromNode(root);
+  }
+
+  /** {@link #decode} of a string. */
+  public Record parse(String json) {
+    return decode(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private ObjectNode toNode(Record r) {
+    ObjectNode n = mapper.createObjectNode();
+    n.put("format", FORMAT_VERSION);
+    n.put("key", r.key().toString());
+    n.put("kind", r.kind().name());
+    n.set("revision", RevisionJson.toNode(r.revision()));
+    n.set("parent", r.parent() == null ? n.nullNode() : RevisionJson.toNode(r.parent()));
+    ArrayNode anc = n.putArray("ancestors");
+    r.ancestors().forEach(a -> anc.add(RevisionJson.toNode(a)));
+    ObjectNode body = n.putObject("body");
+    if (r.body() instanceof Body.Inline inline) {
+      String text = utf8(inline.bytes());
+      if (text != null) {
+        body.put("text", text);
+      } else {
+        body.put("base64", Base64.getEncoder().encodeToString(inline.bytes()));
+      }
+    } else if (r.body() instanceof Body.Blob blob) {
+      body.put("blob", blob.hash());
+      body.put("length", blob.length());
+    }
+    ObjectNode meta = n.putObject("meta");
+    meta.put("author", r.meta().author());
+    meta.put("origin", r.meta().origin());
+    meta.put("created", r.meta().created());
+    meta.put("updated", r.meta().updated());
+    ObjectNode labels = meta.putObject("labels");
+    r.meta().labels().forEach(labels::put);
+    n.put("deletedAt", r.deletedAt());
+    n.put("deletedBlob", r.deletedBlob());
+    ArrayNode links = n.putArray("links");
+    r.links().forEach(l -> links.add(l.toString()));
+    return n;
+  }
+
+  private Record fromNode(JsonNode n) {
+    if (n == null || !n.isObject()) {
+      throw new RecordFormatException("invalid record: expected a JSON object");
+    }
+    JsonNode version = n.get("format");
+    if (version == null || !version.isIntegralNumber()) {
+      throw new RecordFormatException("invalid record: missing integer field 'format'");
+    }
+    if (version.asLong() != FORMAT_VERSION) {
+      throw new UnsupportedFormatException("record format version " + version.asText()
+          + " is not supported (this build reads version " + FORMAT_VERSION + ")");
+    }
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!FIELDS.contains(f)) {
+        throw new RecordFormatException("invalid record: unknown field '" + f + "'");
+      }
+    }
+    try {
+      RecordKey key = RecordKey.parse(text(n, "key"));
+      Kind kind = new Kind(text(n, "kind"));
+      Revision revision = RevisionJson.fromNode(n.get("revision"), "revision");
+      JsonNode p = required(n, "parent");
+      Revision parent = p.isNull() ? null : RevisionJson.fromNode(p, "parent");
+      List<Revision> ancestors = new ArrayList<>();
+      for (JsonNode a : array(n, "ancestors")) {
+        ancestors.add(RevisionJson.fromNode(a, "ancestor"));
+      }
+      Body body = body(required(n, "body"));
+      Meta meta = meta(required(n, "meta"));
+      Long deletedAt = optionalLong(n, "deletedAt");
+      JsonNode db = required(n, "deletedBlob");
+      String deletedBlob = db.isNull() ? null : db.asText();
+      List<RecordKey> links = new ArrayList<>();
+      for (JsonNode l : array(n, "links")) {
+        links.add(RecordKey.parse(l.asText()));
+      }
+      return new Record(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob,
+          links);
+    } catch (RecordFormatException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new RecordFormatException("invalid record: " + e.getMessage(), e);
+    }
+  }
+
+  private Body body(JsonNode b) {
+    if (b.has("text") && b.size() == 1 && b.get("text").isTextual()) {
+      return Body.Inline.text(b.get("text").textValue());
+    }
+    if (b.has("base64") && b.size() == 1 && b.get("base64").isTextual()) {
+      return new Body.Inline(Base64.getDecoder().decode(b.get("base64").textValue()));
+    }
+    if (b.has("blob") && b.has("length") && b.size() == 2 && b.get("length").canConvertToLong()) {
+      return new Body.Blob(b.get("blob").asText(), b.get("length").longValue());
+    }
+    throw new RecordFormatException(
+        "invalid record: 'body' must be {\"text\":…}, {\"base64\":…} or {\"blob\":…,\"length\":…}");
+  }
+
+  private Meta meta(JsonNode m) {
+    if (!m.isObject()) {
+      throw new RecordFormatException("invalid record: 'meta' must be an object");
+    }
+    for (Iterator<String> it = m.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!META_FIELDS.contains(f)) {
+        throw new RecordFormatException("invalid record: unknown field 'meta." + f + "'");
+      }
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    JsonNode l = m.get("labels");
+    if (l != null && !l.isNull()) {
+      if (!l.isObject()) {
+        throw new RecordFormatException("invalid record: 'meta.labels' must be an object");
+      }
+      l.fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+    }
+    return new Meta(optionalText(m, "author"), optionalText(m, "origin"),
+        optionalLong(m, "created"), optionalLong(m, "updated"), labels);
+  }
+
+  private static JsonNode required(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null) {
+      throw new RecordFormatException("invalid record: missing field '" + field + "'");
+    }
+    return v;
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = required(n, field);
+    if (!v.isTextual()) {
+      throw new RecordFormatException("invalid record: '" + field + "' must be a string");
+    }
+    return v.textValue();
+  }
+
+  private static Iterable<JsonNode> array(JsonNode n, String field) {
+    JsonNode v = required(n, field);
+    if (!v.isArray()) {
+      throw new RecordFormatException("invalid record: '" + field + "' must be an array");
+    }
+    return v;
+  }
+
+  private static String optionalText(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  private static Long optionalLong(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw new RecordFormatException("invalid record: '" + field + "' must be an integer (ms)");
+    }
+    return v.longValue();
+  }
+
+  private static String utf8(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.lethe.store.core.memory;
+
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.blob.BlobStore;
+import dev.lethe.store.core.blob.MemoryBlobStore;
+import dev.lethe.store.core.substrate.LockingStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An in-memory store (DESIGN.md "Store / Substrates": memory, for tests). One lock per store
+ * serialises writes; reads see a consistent record per key.
+ */
+public final class MemoryStore extends LockingStore {
+
+  private final ConcurrentSkipListMap<RecordKey, Record> records = new ConcurrentSkipListMap<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final MemoryBlobStore blobs;
+
+  /**
+   * @param ancestorCap ancestors kept per record, at least 1
+   * @param clock stamps created, updated, deletedAt and blob times
+   * @throws IllegalArgumentException "ancestor cap must be at least 1"
+   */
+  public MemoryStore(int ancestorCap, Clock clock) {
+    super(ancestorCap, clock);
+    this.blobs = new MemoryBlobStore(clock);
+  }
+
+  @Override
+  protected <T> T locked(RecordKey key, LockedAction<T> action) throws java.io.IOException {
+    lock.lock();
+    try {
+      return action.run();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  protected Optional<Record> read(RecordKey key) {
+    return Optional.ofNullable(records.get(key));
+  }
+
+  @Override
+  protected void write(Record record) {
+    records.put(record.key(), record);
+  }
+
+  @Override
+  protected void remove(RecordKey key) {
+    records.remove(key);
+  }
+
+  @Override
+  protected List<RecordKey> keys(KeyPrefix prefix) {
+    List<RecordKey> out = new ArrayList<>();
+    for (RecordKey k : records.keySet()) {
+      if (prefix.matches(k)) {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public BlobStore blobs() {
+    return blobs;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.lethe.store.core.planner;
+
+import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.Conflict;
+import dev.lethe.store.core.NotFound;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.ancestry.Ancestry;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides a consumer {@code put} (replicated deletion design, "Consumer writes"): the store stamps
+ * revision, parent, ancestors and times; a put with no expected revision over a tombstone is a
+ * recreation, re-stamped newer than the delete; a put with an expected revision over a tombstone
+ * is {@code NotFound}, because to a consumer the key is absent.
+ */
+public final class ConsumerPutPlanner {
+
+  private ConsumerPutPlanner() {}
+
+  /**
+   * Checks a draft before any I/O.
+   *
+   * @throws IllegalArgumentException if the draft is a tombstone
+   */
+  public static void validate(Record draft) {
+    if (draft.isTombstone()) {
+      throw new IllegalArgumentException(
+          "Cannot put " + draft.key() + ": kind tombstone is written only by delete");
+    }
+  }
+
+  /**
+   * Plans a consumer put.
+   *
+   * @param stored what the key holds now (raw), or empty
+   * @param draft the caller's record; only key, kind, body, meta and links are kept
+   * @param expected the revision the caller read, or empty for "must not exist"
+   * @param nowMs the store's clock, ms since the epoch
+   * @param cap the store's ancestor cap
+   * @throws IllegalArgumentException if the draft is a tombstone
+   */
+  public static Plan<PutResult> plan(
+      Optional<Record> stored, Record draft, Optional<Revision> expected, long nowMs, int cap) {
+    validate(draft);
+    if (stored.isEmpty()) {
+      if (expected.isPresent()) {
+        return new Plan.Reply<>(new NotFound());
+      }
+      return write(draft, null, nowMs, nowMs, cap);
+    }
+    Record current = stored.get();
+    if (current.isTombstone()) {
+      if (expected.isPresent()) {
+        return new Plan.Reply<>(new NotFound());
+      }
+      // Recreation: newer than the delete and descending from it, a fresh record otherwise.
+      return write(draft, current, nowMs, nowMs, cap);
+    }
+    if (expected.isEmpty() || !expected.get().equals(current.revision())) {
+      return new Plan.Reply<>(new Conflict(current));
+    }
+    Long created = current.meta().created() != null ? current.meta().created() : nowMs;
+    return write(draft, current, created, nowMs, cap);
+  }
+
+  private static Plan<PutResult> write(Record draft, Record base, long created, long updated, int cap) {
+    long counter = base == null ? 1 : base.revision().counter() + 1;
+    Revision rev = new Revision(counter, draft.body().contentHash());
+    Record stamped = new Record(draft.key(), draft.kind(), rev,
+        base == null ? null : base.revision(),
+        base == null ? List.of() : Ancestry.after(base, rev, cap),
+        draft.body(), draft.meta().withTimes(created, updated), null, null, draft.links());
+    return new Plan.Write<>(stamped, new Committed(stamped));
+  }
+}

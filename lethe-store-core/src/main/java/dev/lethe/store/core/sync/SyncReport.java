@@ -1,0 +1,20 @@
+package dev.lethe.store.core.sync;
+
+import java.util.List;
+
+/**
+ * What a sync did.
+ *
+ * @param copied keys held by one side only and copied to the other
+ * @param fastForwarded keys where the side that was behind (or held the lower of two tombstones)
+ *     was overwritten
+ * @param merged keys merged by line union and written to both sides
+ * @param conflicts keys left diverged, neither side written
+ * @param converged whether both sides now hold the same revision for every key under the prefix
+ */
+public record SyncReport(int copied, int fastForwarded, int merged, List<SyncConflict> conflicts,
+    boolean converged) {
+  public SyncReport {
+    conflicts = List.copyOf(conflicts);
+  }
+}

@@ -1,0 +1,768 @@
+package dev.lethe.store.core.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lethe.store.core.Body;
+import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.Conflict;
+import dev.lethe.store.core.ContentHash;
+import dev.lethe.store.core.DeleteResult;
+import dev.lethe.store.core.Deleted;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.NotFound;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.Store;
+import dev.lethe.store.core.blob.BlobGc;
+import dev.lethe.store.core.blob.BlobRef;
+import dev.lethe.store.core.blob.GcReport;
+import dev.lethe.store.core.collect.Collect;
+import dev.lethe.store.core.collect.CollectReport;
+import dev.lethe.store.core.progress.Progress;
+import dev.lethe.store.core.reset.Reset;
+import dev.lethe.store.core.reset.ResetReport;
+import dev.lethe.store.core.sync.Sync;
+import dev.lethe.store.core.sync.SyncOptions;
+import dev.lethe.store.core.sync.SyncReport;
+import dev.lethe.store.core.testing.InterleavingStore;
+import dev.lethe.store.core.testing.MutableClock;
+import dev.lethe.store.core.tombstone.Tombstones;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store conformance suite: every case of STORE-CASES.md, end to end through one substrate.
+ * A substrate's tests extend this class once per ancestor cap (32 and 3), implementing {@link
+ * #open}. Every substrate makes its decisions through the same planners; this suite proves it.
+ */
+public abstract class StoreConformance {
+
+  /** The ancestor cap this run uses for {@link #store}. */
+  protected final int cap;
+  /** The clock every store of this run uses. */
+  protected final MutableClock clock = MutableClock.at2026();
+  /** The store under test. */
+  protected Store store;
+
+  private final RecordKey key = new RecordKey("ns", "col", "rec");
+  private final RecordKey sibling = new RecordKey("ns", "col", "sibling");
+
+  /** @param cap the ancestor cap of the store under test */
+  protected StoreConformance(int cap) {
+    this.cap = cap;
+  }
+
+  /**
+   * Opens a new, empty store of the substrate. Each call returns a distinct store.
+   *
+   * @param ancestorCap the store's cap
+   * @param clock the store's clock
+   */
+  protected abstract Store open(int ancestorCap, MutableClock clock) throws Exception;
+
+  @BeforeEach
+  void openStore() throws Exception {
+    store = open(cap, clock);
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private static Record draft(RecordKey k, String text) {
+    return Record.draft(k, Kind.DOCUMENT, Body.Inline.text(text), Meta.byAuthor("alice"));
+  }
+
+  private static Record draft(RecordKey k, Kind kind, String text, String author) {
+    return Record.draft(k, kind, Body.Inline.text(text), Meta.byAuthor(author));
+  }
+
+  private static Record committed(PutResult r) {
+    assertThat(r).isInstanceOf(Committed.class);
+    return ((Committed) r).record();
+  }
+
+  private Record create(Store s, RecordKey k, String text) {
+    return committed(s.put(draft(k, text), Optional.empty()));
+  }
+
+  private Record edit(Store s, Record base, String text) {
+    return committed(s.put(draft(base.key(), base.kind(), text, "alice"),
+        Optional.of(base.revision())));
+  }
+
+  private Record tombstoneOf(Store s, Record live) {
+    DeleteResult d = s.delete(live.key(), Optional.of(live.revision()));
+    assertThat(d).isInstanceOf(Deleted.class);
+    return ((Deleted) d).tombstone().orElseThrow();
+  }
+
+  private Record raw(Store s, RecordKey k) {
+    return s.getRaw(k).orElseThrow();
+  }
+
+  /** A record as another store would have written it: an arbitrary lineage, kept verbatim. */
+  private static Record foreign(RecordKey k, long counter, String text, List<Revision> ancestors) {
+    Body body = Body.Inline.text(text);
+    Revision rev = new Revision(counter, body.contentHash());
+    return new Record(k, Kind.DOCUMENT, rev, ancestors.isEmpty() ? null : ancestors.get(0),
+        ancestors, body, new Meta("bob", "peer", 1000L, 2000L, java.util.Map.of("l", "v")),
+        null, null, List.of(new RecordKey("ns", "col", "other")));
+  }
+
+  private static Revision rev(long counter, String seed) {
+    return new Revision(counter, ContentHash.ofUtf8(seed));
+  }
+
+  // ---- consumer surface ---------------------------------------------------------------------
+
+  @Test
+  void firstPutCommitsCounterOneWithStoreStampedTimes() {
+    Record r = create(store, key, "v1");
+    assertThat(r.revision()).isEqualTo(new Revision(1, ContentHash.ofUtf8("v1")));
+    assertThat(r.parent()).isNull();
+    assertThat(r.ancestors()).isEmpty();
+    assertThat(r.meta().created()).isEqualTo(clock.millis());
+    assertThat(r.meta().updated()).isEqualTo(clock.millis());
+    assertThat(store.get(key)).contains(r);
+  }
+
+  @Test
+  void putWithExpectedOnAbsentKeyIsNotFoundAndWritesNothing() {
+    assertThat(store.put(draft(key, "v"), Optional.of(rev(1, "x")))).isInstanceOf(NotFound.class);
+    assertThat(store.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void case01DeleteOfLiveRecordHidesItFromGetAndListButNotItsSibling() {
+    create(store, key, "v1");
+    Record s = create(store, sibling, "s");
+    assertThat(store.delete(key, Optional.empty())).isInstanceOf(Deleted.class);
+    assertThat(store.get(key)).isEmpty();
+    assertThat(store.list(KeyPrefix.namespace("ns"))).extracting(Record::key).containsExactly(sibling);
+    assertThat(store.get(sibling)).contains(s);
+  }
+
+  @Test
+  void case02DeleteWritesATombstoneVisibleOnTheRawSurface() {
+    Record r = create(store, key, "v1");
+    clock.advance(Duration.ofSeconds(5));
+    store.delete(key, Optional.empty());
+    Record t = raw(store, key);
+    assertThat(t.kind()).isEqualTo(Kind.TOMBSTONE);
+    assertThat(t.revision().counter()).isEqualTo(r.revision().counter() + 1);
+    assertThat(t.revision().hash())
+        .isEqualTo(ContentHash.of("lethe:tombstone:v1".getBytes(StandardCharsets.UTF_8)));
+    assertThat(t.body()).isEqualTo(Body.EMPTY);
+    assertThat(t.parent()).isEqualTo(r.revision());
+    assertThat(t.ancestors().get(0)).isEqualTo(r.revision());
+    assertThat(t.deletedAt()).isEqualTo(clock.millis());
+    assertThat(store.listRaw(KeyPrefix.all())).extracting(Record::key).containsExactly(key);
+  }
+
+  @Test
+  void case03DeleteWithStaleExpectedConflictsAndWritesNothing() {
+    Record r = create(store, key, "v1");
+    DeleteResult d = store.delete(key, Optional.of(rev(7, "stale")));
+    assertThat(d).isEqualTo(new Conflict(r));
+    assertThat(store.get(key)).contains(r);
+  }
+
+  @Test
+  void case04DeleteOfAbsentKeyIsDeletedAndWritesNoTombstone() {
+    assertThat(store.delete(key, Optional.empty())).isEqualTo(Deleted.nothingWritten());
+    assertThat(store.delete(key, Optional.of(rev(1, "x")))).isEqualTo(Deleted.nothingWritten());
+    assertThat(store.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void case05DeleteOfTombstoneIsDeletedAndLeavesItsRevision() {
+    create(store, key, "v1");
+    store.delete(key, Optional.empty());
+    Record t = raw(store, key);
+    clock.advance(Duration.ofMinutes(1));
+    assertThat(store.delete(key, Optional.empty())).isEqualTo(Deleted.nothingWritten());
+    assertThat(raw(store, key)).isEqualTo(t);
+  }
+
+  @Test
+  void case06TwoStoresDeletingTheSameRevisionProduceIdenticalTombstoneRevisions() throws Exception {
+    Store other = open(cap, clock);
+    Record r = create(store, key, "v1");
+    assertThat(other.putRaw(r, Optional.empty())).isInstanceOf(Committed.class);
+    store.delete(key, Optional.empty());
+    clock.advance(Duration.ofHours(3));
+    other.deleteAs(key, Optional.empty(), Optional.of("bob"));
+    assertThat(raw(store, key).revision()).isEqualTo(raw(other, key).revision());
+    assertThat(raw(store, key).deletedAt()).isNotEqualTo(raw(other, key).deletedAt());
+  }
+
+  @Test
+  void case07TombstoneRevisionNeverEqualsAnEmptyBodyEditAtTheSameCounter() {
+    Record r = create(store, key, "v1");
+    Record empty = edit(store, r, "");
+    Record t = tombstoneOf(store, create(store, sibling, "v1"));
+    assertThat(empty.revision().counter()).isEqualTo(t.revision().counter());
+    assertThat(empty.revision()).isNotEqualTo(t.revision());
+    assertThat(Tombstones.HASH).isNotEqualTo(ContentHash.of(new byte[0]));
+  }
+
+  @Test
+  void case08PutWithoutExpectedOverTombstoneRecreatesNewerThanTheDelete() {
+    Record r = create(store, key, "v1");
+    Record t = tombstoneOf(store, r);
+    clock.advance(Duration.ofMinutes(10));
+    Record r2 = create(store, key, "v2");
+    assertThat(r2.revision().counter()).isEqualTo(t.revision().counter() + 1);
+    assertThat(r2.parent()).isEqualTo(t.revision());
+    assertThat(r2.ancestors().get(0)).isEqualTo(t.revision());
+    assertThat(r2.deletedAt()).isNull();
+    assertThat(r2.meta().created()).isEqualTo(clock.millis()).isNotEqualTo(r.meta().created());
+    assertThat(store.get(key)).contains(r2);
+  }
+
+  @Test
+  void case09PutWithAnyExpectedOverTombstoneIsNotFoundAndLeavesIt() {
+    Record t = tombstoneOf(store, create(store, key, "v1"));
+    assertThat(store.put(draft(key, "v2"), Optional.of(t.revision()))).isInstanceOf(NotFound.class);
+    assertThat(store.put(draft(key, "v2"), Optional.of(t.parent()))).isInstanceOf(NotFound.class);
+    assertThat(store.put(draft(key, "v2"), Optional.of(rev(9, "x")))).isInstanceOf(NotFound.class);
+    assertThat(raw(store, key)).isEqualTo(t);
+  }
+
+  @Test
+  void case10PutOfATombstoneKindRecordIsRejectedAndWritesNothing() {
+    Record bad = Record.draft(key, Kind.TOMBSTONE, Body.EMPTY, Meta.EMPTY);
+    assertThatThrownBy(() -> store.put(bad, Optional.empty()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tombstone");
+    assertThat(store.getRaw(key)).isEmpty();
+    Record r = create(store, key, "v1");
+    assertThatThrownBy(() -> store.put(bad, Optional.of(r.revision())))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(store.getRaw(key)).contains(r);
+  }
+
+  @Test
+  void case11PutWithCurrentExpectedCommitsTheNextCounterAndStampsUpdated() {
+    Record r = create(store, key, "v1");
+    clock.advance(Duration.ofSeconds(30));
+    Record r2 = edit(store, r, "v2");
+    assertThat(r2.revision()).isEqualTo(new Revision(2, ContentHash.ofUtf8("v2")));
+    assertThat(r2.parent()).isEqualTo(r.revision());
+    assertThat(r2.ancestors()).containsExactly(r.revision());
+    assertThat(r2.meta().created()).isEqualTo(r.meta().created());
+    assertThat(r2.meta().updated()).isEqualTo(clock.millis());
+  }
+
+  @Test
+  void case12PutWithStaleOrNoExpectedOverLiveRecordConflicts() {
+    Record r = create(store, key, "v1");
+    assertThat(store.put(draft(key, "v2"), Optional.of(rev(1, "stale")))).isEqualTo(new Conflict(r));
+    assertThat(store.put(draft(key, "v2"), Optional.empty())).isEqualTo(new Conflict(r));
+    assertThat(store.get(key)).contains(r);
+  }
+
+  @Test
+  void case13TombstoneOfBlobBackedRecordPinsTheBlobAndRecreationClearsIt() {
+    BlobRef blob = store.blobs().put("big content".getBytes(StandardCharsets.UTF_8));
+    Record r = committed(store.put(
+        Record.draft(key, Kind.DOCUMENT, blob.body(), Meta.byAuthor("alice")), Optional.empty()));
+    assertThat(r.revision().hash()).isEqualTo(blob.hash());
+    Record t = tombstoneOf(store, r);
+    assertThat(t.deletedBlob()).isEqualTo(blob.hash());
+    assertThat(t.body()).isEqualTo(Body.EMPTY);
+    Record r2 = create(store, key, "small");
+    assertThat(r2.deletedBlob()).isNull();
+  }
+
+  @Test
+  void case14DeleteAsNamesTheDeleterAndDeleteKeepsTheLastAuthor() {
+    create(store, key, "v1");
+    create(store, sibling, "s1");
+    store.deleteAs(key, Optional.empty(), Optional.of("carol"));
+    store.delete(sibling, Optional.empty());
+    assertThat(raw(store, key).meta().author()).isEqualTo("carol");
+    assertThat(raw(store, sibling).meta().author()).isEqualTo("alice");
+  }
+
+  // ---- replication surface ------------------------------------------------------------------
+
+  @Test
+  void case15PutRawOnAbsentKeyWithoutExpectedWritesVerbatim() {
+    Record x = foreign(key, 5, "x", List.of(rev(4, "a")));
+    assertThat(store.putRaw(x, Optional.empty())).isEqualTo(new Committed(x));
+    assertThat(raw(store, key)).isEqualTo(x);
+  }
+
+  @Test
+  void case16PutRawOnAbsentKeyWithExpectedIsNotFound() {
+    assertThat(store.putRaw(foreign(key, 5, "x", List.of()), Optional.of(rev(4, "a"))))
+        .isInstanceOf(NotFound.class);
+    assertThat(store.getRaw(key)).isEmpty();
+  }
+
+  @Test
+  void case17PutRawExpectingTheTombstoneOverwritesIt() {
+    Record t = tombstoneOf(store, create(store, key, "v1"));
+    Record x = foreign(key, 3, "x", List.of(t.revision()));
+    assertThat(store.putRaw(x, Optional.of(t.revision()))).isInstanceOf(Committed.class);
+    assertThat(store.get(key)).contains(x);
+  }
+
+  @Test
+  void case18PutRawWithoutExpectedOverTombstoneConflictsInsteadOfRecreating() {
+    Record t = tombstoneOf(store, create(store, key, "v1"));
+    assertThat(store.putRaw(foreign(key, 1, "v1", List.of()), Optional.empty()))
+        .isEqualTo(new Conflict(t));
+    assertThat(raw(store, key)).isEqualTo(t);
+  }
+
+  @Test
+  void case19PutRawStoresRevisionTimesAuthorAndDeletedAtExactlyAsGiven() {
+    Record r = create(store, key, "v1");
+    Record t = new Record(key, Kind.TOMBSTONE, new Revision(9, Tombstones.HASH), rev(8, "p"),
+        List.of(rev(8, "p")), Body.EMPTY, new Meta("mallory", "elsewhere", 11L, 22L, null),
+        33L, null, List.of());
+    assertThat(store.putRaw(t, Optional.of(r.revision()))).isEqualTo(new Committed(t));
+    assertThat(raw(store, key)).isEqualTo(t);
+    Record live = foreign(key, 10, "again", List.of(t.revision()));
+    store.putRaw(live, Optional.of(t.revision()));
+    assertThat(raw(store, key)).isEqualTo(live);
+    assertThat(raw(store, key).meta().created()).isEqualTo(1000L);
+  }
+
+  @Test
+  void case20PutRawNormalisesAncestorsDedupedWithoutSelfNewestFirstCapped() {
+    List<Revision> messy = new ArrayList<>();
+    for (int i = 1; i <= cap + 5; i++) {
+      messy.add(rev(i, "a" + i));
+      messy.add(rev(i, "a" + i));
+    }
+    Record x0 = foreign(key, 100, "x", List.of());
+    messy.add(x0.revision());
+    java.util.Collections.shuffle(messy, new java.util.Random(7));
+    Record x = x0.withAncestors(messy);
+    Record stored = committed(store.putRaw(x, Optional.empty()));
+    List<Revision> want = new ArrayList<>();
+    for (int i = cap + 5; i > 5; i--) {
+      want.add(rev(i, "a" + i));
+    }
+    assertThat(stored.ancestors()).containsExactlyElementsOf(want);
+    assertThat(raw(store, key).ancestors()).containsExactlyElementsOf(want);
+  }
+
+  @Test
+  void case21PurgeOfTheTombstoneRevisionRemovesItPhysically() {
+    Record t = tombstoneOf(store, create(store, key, "v1"));
+    assertThat(store.purge(key, Optional.of(t.revision()))).isInstanceOf(Deleted.class);
+    assertThat(store.getRaw(key)).isEmpty();
+    assertThat(store.listRaw(KeyPrefix.all())).isEmpty();
+  }
+
+  @Test
+  void case22PurgeOfAbsentKeyIsANoOp() {
+    assertThat(store.purge(key, Optional.of(rev(1, "x")))).isEqualTo(Deleted.nothingWritten());
+    assertThat(store.purge(key, Optional.empty())).isEqualTo(Deleted.nothingWritten());
+  }
+
+  @Test
+  void case23PurgeOfTheOldTombstoneAfterRecreationConflictsAndKeepsTheRecreation() {
+    Record t = tombstoneOf(store, create(store, key, "v1"));
+    Record r2 = create(store, key, "v2");
+    assertThat(store.purge(key, Optional.of(t.revision()))).isEqualTo(new Conflict(r2));
+    assertThat(store.get(key)).contains(r2);
+  }
+
+  @Test
+  void purgeWithoutExpectedNeverRemovesAStoredRecord() {
+    Record r = create(store, key, "v1");
+    assertThat(store.purge(key, Optional.empty())).isEqualTo(new Conflict(r));
+    assertThat(store.get(key)).contains(r);
+  }
+
+  @Test
+  void case24AnEditChainLongerThanTheCapKeepsExactlyTheNewestCapAncestors() {
+    Record r = create(store, key, "e0");
+    List<Revision> history = new ArrayList<>();
+    history.add(r.revision());
+    for (int i = 1; i <= cap + 5; i++) {
+      r = edit(store, r, "e" + i);
+      history.add(r.revision());
+    }
+    List<Revision> want = new ArrayList<>(history.subList(history.size() - 1 - cap, history.size() - 1));
+    java.util.Collections.reverse(want);
+    assertThat(raw(store, key).ancestors()).containsExactlyElementsOf(want);
+  }
+
+  // ---- sync ---------------------------------------------------------------------------------
+
+  private SyncReport sync(Store a, Store b) {
+    return Sync.run(a, b, KeyPrefix.all(), SyncOptions.DEFAULTS);
+  }
+
+  @Test
+  void case25AStalePeerTakesTheTombstoneInEitherSyncDirection() throws Exception {
+    for (boolean forward : new boolean[] {true, false}) {
+      Store a = open(cap, clock);
+      Store b = open(cap, clock);
+      Record r = create(a, key, "v1");
+      b.putRaw(r, Optional.empty());
+      Record t = tombstoneOf(a, r);
+      SyncReport report = forward ? sync(a, b) : sync(b, a);
+      assertThat(report.fastForwarded()).isEqualTo(1);
+      assertThat(report.converged()).isTrue();
+      assertThat(raw(a, key)).isEqualTo(t);
+      assertThat(raw(b, key).revision()).isEqualTo(t.revision());
+      assertThat(b.get(key)).isEmpty();
+    }
+  }
+
+  @Test
+  void aDeleteLandingOnTheDestinationDuringACopyIsReplannedNotResurrected() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    // Between sync's raw listing (B empty) and its copy, B receives r and deletes it.
+    Store racingB = new InterleavingStore(b, key, () -> {
+      b.putRaw(r, Optional.empty());
+      b.delete(key, Optional.of(r.revision()));
+    });
+    SyncReport report = Sync.run(a, racingB, KeyPrefix.all(), SyncOptions.DEFAULTS);
+    assertThat(report.converged()).isTrue();
+    assertThat(report.copied()).isZero();
+    assertThat(report.fastForwarded()).isEqualTo(1);
+    assertThat(raw(b, key).isTombstone()).isTrue();
+    assertThat(raw(a, key)).isEqualTo(raw(b, key));
+  }
+
+  @Test
+  void syncCopiesTheBlobOfABlobBackedRecordAndTheBlobATombstonePins() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    BlobRef blob = a.blobs().put("blob body".getBytes(StandardCharsets.UTF_8));
+    Record r = committed(a.put(Record.draft(key, Kind.DOCUMENT, blob.body(), Meta.EMPTY), Optional.empty()));
+    BlobRef pinned = a.blobs().put("pinned body".getBytes(StandardCharsets.UTF_8));
+    Record p = committed(a.put(Record.draft(sibling, Kind.DOCUMENT, pinned.body(), Meta.EMPTY), Optional.empty()));
+    tombstoneOf(a, p);
+    assertThat(sync(a, b).copied()).isEqualTo(2);
+    assertThat(b.get(key)).contains(r);
+    assertThat(b.blobs().get(blob.hash())).hasValueSatisfying(
+        v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("blob body"));
+    assertThat(b.blobs().contains(pinned.hash())).isTrue();
+  }
+
+  @Test
+  void case26DeleteVersusEditOfTheSameRevisionIsAConflictAndNeitherSideIsWritten() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    b.putRaw(r, Optional.empty());
+    Record t = tombstoneOf(a, r);
+    Record e = edit(b, r, "v2");
+    SyncReport report = sync(a, b);
+    assertThat(report.conflicts()).hasSize(1);
+    assertThat(report.conflicts().get(0).key()).isEqualTo(key);
+    assertThat(report.converged()).isFalse();
+    assertThat(raw(a, key)).isEqualTo(t);
+    assertThat(raw(b, key)).isEqualTo(e);
+  }
+
+  @Test
+  void case27TombstonesAtDifferentCountersConvergeOnTheHigher() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    b.putRaw(r, Optional.empty());
+    Record ta = tombstoneOf(a, r);
+    // B edited twice and deleted: a higher, unrelated tombstone.
+    Record e = edit(b, edit(b, r, "v2"), "v3");
+    Record tb = tombstoneOf(b, e);
+    assertThat(tb.revision()).isGreaterThan(ta.revision());
+    sync(a, b);
+    assertThat(raw(a, key).revision()).isEqualTo(tb.revision());
+    assertThat(raw(b, key).revision()).isEqualTo(tb.revision());
+  }
+
+  @Test
+  void case27UnrelatedTombstonesAtDifferentCountersConvergeOnTheHigher() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record ta = new Record(key, Kind.TOMBSTONE, new Revision(3, Tombstones.HASH), rev(2, "x"),
+        List.of(rev(2, "x")), Body.EMPTY, Meta.EMPTY, 5L, null, List.of());
+    Record tb = new Record(key, Kind.TOMBSTONE, new Revision(6, Tombstones.HASH), rev(5, "y"),
+        List.of(rev(5, "y")), Body.EMPTY, Meta.EMPTY, 6L, null, List.of());
+    a.putRaw(ta, Optional.empty());
+    b.putRaw(tb, Optional.empty());
+    SyncReport report = sync(b, a);
+    assertThat(report.converged()).isTrue();
+    assertThat(raw(a, key)).isEqualTo(tb);
+    assertThat(raw(b, key)).isEqualTo(tb);
+  }
+
+  @Test
+  void case28AnOpaqueRecordBehindWithinTheCapFastForwards() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = committed(a.put(draft(key, Kind.CHECKPOINT, "c1", "alice"), Optional.empty()));
+    b.putRaw(r, Optional.empty());
+    Record ahead = r;
+    for (int i = 0; i < Math.min(cap, 3); i++) {
+      ahead = edit(a, ahead, "c" + (i + 2));
+    }
+    SyncReport report = sync(a, b);
+    assertThat(report.fastForwarded()).isEqualTo(1);
+    assertThat(raw(b, key).revision()).isEqualTo(ahead.revision());
+  }
+
+  @Test
+  void case29AChainLongerThanTheCapNeverOverwritesSilently() throws Exception {
+    Store a = open(2, clock);
+    Store b = open(2, clock);
+    Record r = create(a, key, "v1");
+    b.putRaw(r, Optional.empty());
+    Record ahead = r;
+    for (int i = 0; i < 3; i++) {
+      ahead = edit(a, ahead, "v" + (i + 2));
+    }
+    SyncReport report = sync(a, b);
+    assertThat(report.conflicts()).hasSize(1);
+    assertThat(raw(b, key)).isEqualTo(r);
+    assertThat(raw(a, key)).isEqualTo(ahead);
+  }
+
+  @Test
+  void case30StoresWithCapsFourAndThirtyTwoConverge() throws Exception {
+    Store a = open(4, clock);
+    Store b = open(32, clock);
+    create(a, key, "v1");
+    create(b, sibling, "s1");
+    assertThat(sync(a, b).copied()).isEqualTo(2);
+    // B runs 6 edits ahead: more than A's cap, within B's own.
+    Record onB = raw(b, key);
+    for (int i = 0; i < 6; i++) {
+      onB = edit(b, onB, "b" + i);
+    }
+    tombstoneOf(a, raw(a, sibling));
+    SyncReport first = sync(a, b);
+    assertThat(first.converged()).isTrue();
+    assertThat(first.fastForwarded()).isEqualTo(2);
+    assertThat(raw(a, key).revision()).isEqualTo(onB.revision());
+    assertThat(raw(a, key).ancestors()).hasSize(4);
+    assertThat(raw(b, key).ancestors()).hasSize(6);
+    // Now A runs ahead: its short list still names B's revision, so B fast-forwards.
+    Record onA = edit(a, raw(a, key), "a1");
+    onA = edit(a, onA, "a2");
+    SyncReport second = sync(b, a);
+    assertThat(second.fastForwarded()).isEqualTo(1);
+    assertThat(raw(b, key).revision()).isEqualTo(onA.revision());
+    assertThat(raw(b, sibling).revision()).isEqualTo(raw(a, sibling).revision());
+    assertThat(sync(a, b)).isEqualTo(new SyncReport(0, 0, 0, List.of(), true));
+  }
+
+  @Test
+  void case31ARecreationWinsOverTheOldDeleteEverywhere() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    Record t = tombstoneOf(a, r);
+    b.putRaw(t, Optional.empty());
+    Record r2 = create(a, key, "v2");
+    SyncReport report = sync(b, a);
+    assertThat(report.converged()).isTrue();
+    assertThat(b.get(key).map(Record::revision)).contains(r2.revision());
+    assertThat(a.get(key)).contains(r2);
+  }
+
+  @Test
+  void case32AppendOnlyRecordsMergeToTheOrderedUnionOfLinesOnBothSides() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = committed(a.put(draft(key, Kind.LOG, "one\n", "alice"), Optional.empty()));
+    b.putRaw(r, Optional.empty());
+    edit(a, r, "one\ntwo\n");
+    edit(b, r, "one\nthree\n");
+    SyncReport report = sync(a, b);
+    assertThat(report.merged()).isEqualTo(1);
+    assertThat(report.converged()).isTrue();
+    Record ma = raw(a, key);
+    assertThat(ma).isEqualTo(raw(b, key).withAncestors(ma.ancestors()));
+    assertThat(ma.revision()).isEqualTo(raw(b, key).revision());
+    String text = ((Body.Inline) ma.body()).text();
+    assertThat(text.lines()).containsExactlyInAnyOrder("one", "two", "three");
+    assertThat(text).startsWith("one\n");
+    assertThat(sync(a, b).converged()).isTrue();
+  }
+
+  @Test
+  void case33ACollectedTombstoneMayReturnButTheLiveRecordNeverDoes() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    b.putRaw(r, Optional.empty());
+    Record t = tombstoneOf(a, r);
+    sync(a, b);
+    clock.advance(Duration.ofDays(8));
+    // A collects (past the horizon for A); B still holds the tombstone.
+    assertThat(Collect.run(a, KeyPrefix.all(), Duration.ofDays(7), clock, Progress.NONE).purged())
+        .isEqualTo(1);
+    sync(a, b);
+    assertThat(a.get(key)).isEmpty();
+    assertThat(raw(a, key).revision()).isEqualTo(t.revision());
+  }
+
+  @Test
+  void collectBeforeTheHorizonKeepsTheTombstoneSoAStalePeerCannotResurrect() throws Exception {
+    Store a = open(cap, clock);
+    Store stale = open(cap, clock);
+    Record r = create(a, key, "v1");
+    stale.putRaw(r, Optional.empty());
+    tombstoneOf(a, r);
+    clock.advance(Duration.ofDays(2));
+    CollectReport c = Collect.run(a, KeyPrefix.all(), Duration.ofDays(7), clock, Progress.NONE);
+    assertThat(c.purged()).isZero();
+    assertThat(c.tooYoung()).isEqualTo(1);
+    sync(a, stale);
+    assertThat(a.get(key)).isEmpty();
+    assertThat(stale.get(key)).isEmpty();
+  }
+
+  // ---- reset and collect --------------------------------------------------------------------
+
+  @Test
+  void case34ResetOfOneCollectionTombstonesOnlyItAndASecondRunFindsNothing() {
+    RecordKey c1a = new RecordKey("n", "c1", "a");
+    RecordKey c1b = new RecordKey("n", "c1", "b");
+    RecordKey c2 = new RecordKey("n", "c2", "a");
+    RecordKey n2 = new RecordKey("n2", "c1", "a");
+    for (RecordKey k : List.of(c1a, c1b, c2, n2)) {
+      create(store, k, "v");
+    }
+    ResetReport first = Reset.run(store, KeyPrefix.collection("n", "c1"), Optional.of("ops"),
+        Progress.NONE);
+    assertThat(first).isEqualTo(new ResetReport(2, List.of()));
+    assertThat(store.get(c1a)).isEmpty();
+    assertThat(raw(store, c1b).meta().author()).isEqualTo("ops");
+    assertThat(store.get(c2)).isPresent();
+    assertThat(store.get(n2)).isPresent();
+    assertThat(Reset.run(store, KeyPrefix.collection("n", "c1"), Optional.empty(), Progress.NONE))
+        .isEqualTo(new ResetReport(0, List.of()));
+    assertThat(Reset.run(store, KeyPrefix.namespace("n"), Optional.empty(), Progress.NONE))
+        .isEqualTo(new ResetReport(1, List.of()));
+    assertThat(store.get(n2)).isPresent();
+  }
+
+  @Test
+  void resetWithoutANamespaceIsRejectedAndDeletesNothing() {
+    create(store, key, "v");
+    assertThatThrownBy(() -> Reset.run(store, KeyPrefix.all(), Optional.empty(), Progress.NONE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("namespace");
+    assertThat(store.get(key)).isPresent();
+  }
+
+  @Test
+  void case35ARecordEditedDuringResetIsAConflictLeftLiveAndAReRunFinishes() {
+    Record r = create(store, key, "v1");
+    create(store, sibling, "s");
+    Record[] edited = new Record[1];
+    Store racing = new InterleavingStore(store, key, () -> edited[0] = edit(store, r, "v2"));
+    ResetReport first = Reset.run(racing, KeyPrefix.namespace("ns"), Optional.empty(), Progress.NONE);
+    assertThat(first).isEqualTo(new ResetReport(1, List.of(key)));
+    assertThat(store.get(key)).contains(edited[0]);
+    assertThat(Reset.run(store, KeyPrefix.namespace("ns"), Optional.empty(), Progress.NONE))
+        .isEqualTo(new ResetReport(1, List.of()));
+    assertThat(store.list(KeyPrefix.all())).isEmpty();
+  }
+
+  @Test
+  void case36CollectPurgesOnlyTombstonesPastTheHorizonAndCountsUnstamped() {
+    long now = clock.millis();
+    RecordKey old = new RecordKey("ns", "col", "old");
+    RecordKey young = new RecordKey("ns", "col", "young");
+    RecordKey unstamped = new RecordKey("ns", "col", "unstamped");
+    RecordKey future = new RecordKey("ns", "col", "future");
+    RecordKey live = new RecordKey("ns", "col", "live");
+    putTombstone(old, now - Duration.ofDays(10).toMillis());
+    putTombstone(young, now - Duration.ofDays(1).toMillis());
+    putTombstone(unstamped, null);
+    putTombstone(future, now + Duration.ofDays(30).toMillis());
+    create(store, live, "v");
+    CollectReport report = Collect.run(store, KeyPrefix.all(), Duration.ofDays(7), clock, Progress.NONE);
+    assertThat(report).isEqualTo(new CollectReport(1, 1, 2, List.of()));
+    assertThat(store.getRaw(old)).isEmpty();
+    assertThat(store.getRaw(young)).isPresent();
+    assertThat(store.getRaw(unstamped)).isPresent();
+    assertThat(store.getRaw(future)).isPresent();
+    assertThat(store.get(live)).isPresent();
+  }
+
+  @Test
+  void collectPurgesATombstoneExactlyAtTheHorizon() {
+    putTombstone(key, clock.millis() - Duration.ofHours(2).toMillis());
+    assertThat(Collect.run(store, KeyPrefix.all(), Duration.ofHours(2), clock, Progress.NONE).purged())
+        .isEqualTo(1);
+  }
+
+  private void putTombstone(RecordKey k, Long deletedAt) {
+    Record t = new Record(k, Kind.TOMBSTONE, new Revision(2, Tombstones.HASH), rev(1, "x"),
+        List.of(rev(1, "x")), Body.EMPTY, Meta.EMPTY, deletedAt, null, List.of());
+    committed(store.putRaw(t, Optional.empty()));
+  }
+
+  @Test
+  void case37AKeyRecreatedBetweenCollectsReadAndItsPurgeIsAConflictAndSurvives() {
+    Record t = tombstoneOf(store, create(store, key, "v1"));
+    clock.advance(Duration.ofDays(30));
+    Record[] recreated = new Record[1];
+    Store racing = new InterleavingStore(store, key, () -> recreated[0] = create(store, key, "v2"));
+    CollectReport report = Collect.run(racing, KeyPrefix.all(), Duration.ofDays(7), clock, Progress.NONE);
+    assertThat(report.conflicts()).containsExactly(key);
+    assertThat(report.purged()).isZero();
+    assertThat(store.get(key)).contains(recreated[0]);
+    assertThat(recreated[0].parent()).isEqualTo(t.revision());
+  }
+
+  // ---- blobs --------------------------------------------------------------------------------
+
+  @Test
+  void blobPutIsContentAddressedAndIdempotent() {
+    byte[] content = "hello blob".getBytes(StandardCharsets.UTF_8);
+    BlobRef a = store.blobs().put(content);
+    BlobRef b = store.blobs().put(content);
+    assertThat(a).isEqualTo(b);
+    assertThat(a.hash()).isEqualTo(ContentHash.of(content));
+    assertThat(store.blobs().get(a.hash())).hasValueSatisfying(v -> assertThat(v).isEqualTo(content));
+    assertThat(store.blobs().list()).hasSize(1);
+  }
+
+  @Test
+  void gcSweepsOnlyUnreferencedBlobsOlderThanTheGraceAndATombstonePinsItsBlob() {
+    BlobRef used = store.blobs().put("used".getBytes(StandardCharsets.UTF_8));
+    BlobRef pinned = store.blobs().put("pinned".getBytes(StandardCharsets.UTF_8));
+    BlobRef orphan = store.blobs().put("orphan".getBytes(StandardCharsets.UTF_8));
+    committed(store.put(Record.draft(key, Kind.DOCUMENT, used.body(), Meta.EMPTY), Optional.empty()));
+    Record p = committed(store.put(
+        Record.draft(sibling, Kind.DOCUMENT, pinned.body(), Meta.EMPTY), Optional.empty()));
+    Record t = tombstoneOf(store, p);
+    BlobGc gc = new BlobGc(clock);
+    clock.advance(Duration.ofMinutes(30));
+    assertThat(gc.run(store, Duration.ofHours(1))).isEqualTo(new GcReport(0, 2, 1));
+    clock.advance(Duration.ofMinutes(31));
+    BlobRef fresh = store.blobs().put("fresh".getBytes(StandardCharsets.UTF_8));
+    assertThat(gc.run(store, Duration.ofHours(1))).isEqualTo(new GcReport(1, 2, 1));
+    assertThat(store.blobs().get(orphan.hash())).isEmpty();
+    assertThat(store.blobs().get(pinned.hash())).isPresent();
+    assertThat(store.blobs().get(fresh.hash())).isPresent();
+    store.purge(sibling, Optional.of(t.revision()));
+    assertThat(gc.run(store, Duration.ofHours(1)).swept()).isEqualTo(1);
+    assertThat(store.blobs().get(pinned.hash())).isEmpty();
+    assertThat(store.blobs().get(used.hash())).isPresent();
+  }
+}

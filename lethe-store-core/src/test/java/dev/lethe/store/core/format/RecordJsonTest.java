@@ -1,0 +1,82 @@
+package dev.lethe.store.core.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lethe.store.core.Body;
+import dev.lethe.store.core.ContentHash;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.tombstone.Tombstones;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RecordJsonTest {
+
+  private final RecordJson json = new RecordJson();
+  private final RecordKey key = new RecordKey("ns", "col", "id");
+  private final Revision r1 = new Revision(1, ContentHash.ofUtf8("a"));
+
+  private Record full(Body body) {
+    return new Record(key, Kind.LOG, new Revision(2, body.contentHash()), r1, List.of(r1), body,
+        new Meta("alice", "laptop", 10L, 20L, Map.of("b", "2", "a", "1")), null, null,
+        List.of(new RecordKey("ns", "col", "other")));
+  }
+
+  @Test
+  void aRecordRoundTripsThroughJsonWithEveryField() {
+    for (Body body : List.of(Body.Inline.text("line\n\u00e9\0"), new Body.Inline(new byte[] {(byte) 0xff, 0}),
+        new Body.Blob(ContentHash.ofUtf8("blob"), 4))) {
+      Record r = full(body);
+      assertThat(json.parse(json.format(r))).isEqualTo(r);
+    }
+    Record t = new Record(key, Kind.TOMBSTONE, new Revision(2, Tombstones.HASH), r1, List.of(r1),
+        Body.EMPTY, Meta.EMPTY, 123L, ContentHash.ofUtf8("b"), List.of());
+    assertThat(json.parse(json.format(t))).isEqualTo(t);
+  }
+
+  @Test
+  void theJsonIsHumanReadableWithAFormatVersionAndFixedFieldOrder() {
+    String text = json.format(full(Body.Inline.text("hello")));
+    assertThat(text).startsWith("{\n  \"format\" : 1,\n  \"key\" : \"ns/col/id\",\n  \"kind\" : \"log\"");
+    assertThat(text).contains("\"text\" : \"hello\"").contains("\"labels\" : {\n      \"a\" : \"1\"");
+  }
+
+  @Test
+  void anUnknownFormatVersionIsALoudError() {
+    String text = json.format(full(Body.Inline.text("x"))).replace("\"format\" : 1", "\"format\" : 2");
+    assertThatThrownBy(() -> json.parse(text)).isInstanceOf(UnsupportedFormatException.class)
+        .hasMessageContaining("format version 2 is not supported");
+  }
+
+  @Test
+  void invalidDocumentsAreRejectedNamingTheProblem() {
+    assertThatThrownBy(() -> json.parse("{not json")).hasMessageContaining("invalid JSON");
+    assertThatThrownBy(() -> json.parse("{\"format\":1}")).hasMessageContaining("missing field 'key'");
+    String good = json.format(full(Body.Inline.text("x")));
+    assertThatThrownBy(() -> json.parse(good.replace("ns/col/id", "ns/../id")))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("Invalid collection");
+    assertThatThrownBy(() -> json.parse(good.replace("\"links\"", "\"extra\" : 1, \"links\"")))
+        .hasMessageContaining("unknown field 'extra'");
+    assertThatThrownBy(() -> json.parse(good.replace("\"origin\"", "\"extra\" : 1, \"origin\"")))
+        .hasMessageContaining("unknown field 'meta.extra'");
+  }
+
+  @Test
+  void revisionJsonParsesOnlyTheDocumentedShape() {
+    String h = ContentHash.ofUtf8("a");
+    assertThat(RevisionJson.parse("{\"counter\":3,\"hash\":\"" + h + "\"}")).isEqualTo(new Revision(3, h));
+    assertThat(RevisionJson.format(new Revision(3, h))).isEqualTo("{\"counter\":3,\"hash\":\"" + h + "\"}");
+    for (String bad : List.of("", "3", "{", "{\"counter\":3}", "{\"counter\":\"3\",\"hash\":\"" + h + "\"}",
+        "{\"counter\":-1,\"hash\":\"" + h + "\"}", "{\"counter\":1,\"hash\":\"abc\"}",
+        "{\"counter\":1.5,\"hash\":\"" + h + "\"}", "{\"counter\":1,\"hash\":\"" + h + "\",\"x\":1}",
+        "{\"counter\":99999999999999999999999,\"hash\":\"" + h + "\"}")) {
+      assertThatThrownBy(() -> RevisionJson.parse(bad)).as(bad)
+          .isInstanceOf(RecordFormatException.class).hasMessageStartingWith("Invalid revision");
+    }
+  }
+}

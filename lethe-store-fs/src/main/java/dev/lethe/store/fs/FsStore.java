@@ -1,0 +1,228 @@
+package dev.lethe.store.fs;
+
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.blob.BlobStore;
+import dev.lethe.store.core.format.CorruptRecordException;
+import dev.lethe.store.core.format.RecordFormatException;
+import dev.lethe.store.core.format.RecordJson;
+import dev.lethe.store.core.substrate.LockingStore;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The filesystem substrate (DESIGN.md "Store / Substrates": fs). One JSON file per record at
+ * {@code <root>/<ns>/<col>/<id>.json} (docs/store-format.md), a lock file {@code <id>.json.lock}
+ * beside it, blobs under {@code <root>/_blobs/}.
+ *
+ * <p>Every write plans inside the key's lock: an in-process lock (file locks are per JVM) and an
+ * OS file lock on the lock file (between processes). The new version is written to a temp file,
+ * fsynced and renamed atomically over the record file, so readers never lock and never see a
+ * torn record. Lock files and temp files are ignored by reads and listings; lock files are kept,
+ * because removing one while another process waits on it would let two processes hold "the" lock.
+ *
+ * <p>The namespace {@code _blobs} is reserved.
+ */
+public final class FsStore extends LockingStore {
+
+  /** Suffix of record files. */
+  public static final String RECORD_SUFFIX = ".json";
+  /** Suffix of lock files. */
+  public static final String LOCK_SUFFIX = ".lock";
+
+  private static final int STRIPES = 256;
+
+  private final Path root;
+  private final RecordJson json = new RecordJson();
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private final FsBlobStore blobs;
+  private final WriteObserver observer;
+  private final boolean fsync;
+
+  /**
+   * Opens (and creates if needed) a store rooted at {@code root}.
+   *
+   * @param root the store directory
+   * @param ancestorCap ancestors kept per record, at least 1
+   * @param clock stamps created, updated, deletedAt and blob times
+   * @throws IllegalArgumentException "ancestor cap must be at least 1"
+   */
+  public FsStore(Path root, int ancestorCap, Clock clock) {
+    this(root, ancestorCap, clock, WriteObserver.NONE);
+  }
+
+  /**
+   * As {@link #FsStore(Path, int, Clock)}, with an observer of the write protocol.
+   *
+   * @param observer called between the temp write and the rename
+   */
+  public FsStore(Path root, int ancestorCap, Clock clock, WriteObserver observer) {
+    this(root, ancestorCap, clock, Durability.FSYNC, observer);
+  }
+
+  /**
+   * As {@link #FsStore(Path, int, Clock, WriteObserver)}, choosing whether writes are fsynced.
+   *
+   * @param durability {@link Durability#FSYNC} unless the store is scratch space
+   */
+  public FsStore(Path root, int ancestorCap, Clock clock, Durability durability, WriteObserver observer) {
+    super(ancestorCap, clock);
+    this.fsync = durability == Durability.FSYNC;
+    this.root = root.toAbsolutePath().normalize();
+    this.blobs = new FsBlobStore(this.root, clock);
+    this.observer = observer;
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  /** Returns the store directory. */
+  public Path root() {
+    return root;
+  }
+
+  /** Returns the file holding {@code key}'s record. */
+  public Path pathOf(RecordKey key) {
+    if (key.namespace().equals(FsBlobStore.DIR)) {
+      throw new IllegalArgumentException(
+          "Invalid namespace '" + FsBlobStore.DIR + "': reserved for blobs by the fs store");
+    }
+    return root.resolve(key.namespace()).resolve(key.collection()).resolve(key.id() + RECORD_SUFFIX);
+  }
+
+  @Override
+  protected <T> T locked(RecordKey key, LockedAction<T> action) throws IOException {
+    Path file = pathOf(key);
+    ReentrantLock stripe = stripes[Math.floorMod(key.hashCode(), STRIPES)];
+    stripe.lock();
+    try {
+      Files.createDirectories(file.getParent());
+      Path lockFile = file.resolveSibling(file.getFileName() + LOCK_SUFFIX);
+      try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = acquire(ch)) {
+        return action.run();
+      }
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  private static FileLock acquire(FileChannel ch) throws IOException {
+    while (true) {
+      try {
+        return ch.lock();
+      } catch (OverlappingFileLockException e) {
+        // Another FsStore instance in this JVM holds the same key's lock; wait for it.
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IOException("Interrupted while waiting for a record lock", ie);
+        }
+      }
+    }
+  }
+
+  @Override
+  protected Optional<Record> read(RecordKey key) throws IOException {
+    Path file = pathOf(key);
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    Record r;
+    try {
+      r = json.decode(bytes);
+    } catch (RecordFormatException e) {
+      throw new CorruptRecordException(file.toString(), e);
+    }
+    if (!r.key().equals(key)) {
+      throw new CorruptRecordException(file.toString(),
+          new RecordFormatException("the file holds key " + r.key() + ", not " + key));
+    }
+    return Optional.of(r);
+  }
+
+  @Override
+  protected void write(Record record) throws IOException {
+    Path file = pathOf(record.key());
+    Path temp = FsFiles.tempFor(file);
+    FsFiles.write(temp, json.encode(record), fsync);
+    observer.afterTempWrite(record.key(), temp);
+    FsFiles.commit(temp, file, fsync);
+  }
+
+  @Override
+  protected void remove(RecordKey key) throws IOException {
+    Path file = pathOf(key);
+    if (Files.deleteIfExists(file) && fsync) {
+      FsFiles.syncDirectory(file.getParent());
+    }
+  }
+
+  @Override
+  protected List<RecordKey> keys(KeyPrefix prefix) throws IOException {
+    List<RecordKey> out = new ArrayList<>();
+    for (String ns : prefix.namespace() != null ? List.of(prefix.namespace()) : children(root)) {
+      if (ns.equals(FsBlobStore.DIR)) {
+        continue;
+      }
+      Path nsDir = root.resolve(ns);
+      for (String col : prefix.collection() != null ? List.of(prefix.collection()) : children(nsDir)) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir.resolve(col))) {
+          for (Path f : files) {
+            String name = f.getFileName().toString();
+            if (!name.endsWith(RECORD_SUFFIX)) {
+              continue; // lock files, temp files, anything else
+            }
+            String id = name.substring(0, name.length() - RECORD_SUFFIX.length());
+            if (RecordKey.isValidPart(id)) {
+              out.add(new RecordKey(ns, col, id));
+            }
+          }
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+          // nothing there
+        }
+      }
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  /** Returns the names of {@code dir}'s subdirectories that are valid key parts. */
+  private static List<String> children(Path dir) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, Files::isDirectory)) {
+      for (Path p : s) {
+        String name = p.getFileName().toString();
+        if (RecordKey.isValidPart(name)) {
+          out.add(name);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return out;
+    }
+    return out;
+  }
+
+  @Override
+  public BlobStore blobs() {
+    return blobs;
+  }
+}

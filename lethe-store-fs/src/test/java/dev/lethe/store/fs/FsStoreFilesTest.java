@@ -1,0 +1,122 @@
+package dev.lethe.store.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lethe.store.core.Body;
+import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.format.CorruptRecordException;
+import dev.lethe.store.core.format.UnsupportedFormatException;
+import dev.lethe.store.core.testing.MutableClock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fs store's on-disk layout and its behaviour with foreign or damaged files. */
+class FsStoreFilesTest {
+
+  @TempDir Path root;
+  private FsStore store;
+  private final RecordKey key = new RecordKey("ns", "col", "rec");
+  private final RecordKey other = new RecordKey("ns", "col", "other");
+
+  @BeforeEach
+  void open() {
+    store = new FsStore(root, 32, MutableClock.at2026());
+  }
+
+  private Record put(RecordKey k, String text) {
+    return ((Committed) store.put(Record.draft(k, Kind.DOCUMENT, Body.Inline.text(text), Meta.EMPTY),
+        Optional.empty())).record();
+  }
+
+  @Test
+  void aRecordIsOneHumanReadableJsonFileAtNamespaceCollectionId() throws Exception {
+    put(key, "hello");
+    Path file = root.resolve("ns/col/rec.json");
+    assertThat(file).exists();
+    String text = Files.readString(file);
+    assertThat(text).contains("\"format\" : 1").contains("\"key\" : \"ns/col/rec\"").contains("\"text\" : \"hello\"");
+    assertThat(store.pathOf(key)).isEqualTo(file);
+  }
+
+  @Test
+  void lockFilesTempFilesAndStrayFilesAreIgnoredByReadsAndListings() throws Exception {
+    put(key, "hello");
+    Path dir = root.resolve("ns/col");
+    Files.writeString(dir.resolve("ghost.json.lock"), "garbage");
+    Files.writeString(dir.resolve("ghost.json.1234.tmp"), "{ half a rec");
+    Files.writeString(dir.resolve("notes.txt"), "hi");
+    Files.createDirectories(root.resolve(".git"));
+    Files.createDirectories(root.resolve("ns/bad name"));
+    assertThat(Files.list(dir).map(p -> p.getFileName().toString())).contains("rec.json.lock");
+    assertThat(store.listRaw(KeyPrefix.all())).extracting(Record::key).containsExactly(key);
+    assertThat(store.getRaw(new RecordKey("ns", "col", "ghost"))).isEmpty();
+  }
+
+  @Test
+  void aHandEditedInvalidFileIsALoudErrorNamingTheFileWhileOtherKeysAreServed() throws Exception {
+    put(key, "hello");
+    Record o = put(other, "fine");
+    Path file = root.resolve("ns/col/rec.json");
+    Files.writeString(file, Files.readString(file).replace("\"kind\"", "kind"));
+    assertThatThrownBy(() -> store.get(key)).isInstanceOf(CorruptRecordException.class)
+        .hasMessageContaining(file.toString()).hasMessageContaining("invalid JSON");
+    assertThatThrownBy(() -> store.list(KeyPrefix.all())).hasMessageContaining(file.toString());
+    assertThat(store.get(other)).contains(o);
+    assertThat(Files.readString(file)).contains("kind :");
+  }
+
+  @Test
+  void aFileWithAnUnknownFormatVersionIsRejectedNotGuessed() throws Exception {
+    put(key, "hello");
+    Path file = root.resolve("ns/col/rec.json");
+    Files.writeString(file, Files.readString(file).replace("\"format\" : 1", "\"format\" : 99"));
+    assertThatThrownBy(() -> store.getRaw(key)).isInstanceOf(CorruptRecordException.class)
+        .hasCauseInstanceOf(UnsupportedFormatException.class).hasMessageContaining("format version 99");
+  }
+
+  @Test
+  void aFileHoldingAnotherKeyIsCorrupt() throws Exception {
+    put(key, "hello");
+    Files.copy(root.resolve("ns/col/rec.json"), root.resolve("ns/col/copy.json"));
+    assertThatThrownBy(() -> store.getRaw(new RecordKey("ns", "col", "copy")))
+        .isInstanceOf(CorruptRecordException.class).hasMessageContaining("holds key ns/col/rec");
+  }
+
+  @Test
+  void theBlobNamespaceIsReservedAndBlobsAreNotListedAsRecords() {
+    store.blobs().put("b".getBytes(StandardCharsets.UTF_8));
+    assertThat(root.resolve("_blobs")).isDirectory();
+    assertThat(store.listRaw(KeyPrefix.all())).isEmpty();
+    RecordKey reserved = new RecordKey("_blobs", "x", "y");
+    assertThatThrownBy(() -> put(reserved, "x")).hasMessageContaining("reserved");
+  }
+
+  @Test
+  void aNoOpDeleteOrPurgeOfAKeyNeverSeenCreatesNoFiles() throws Exception {
+    store.delete(key, Optional.empty());
+    store.purge(key, Optional.empty());
+    try (var files = Files.list(root)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void twoStoreInstancesOnOneRootSeeEachOthersWrites() {
+    put(key, "hello");
+    FsStore second = new FsStore(root, 3, MutableClock.at2026());
+    Record r = second.get(key).orElseThrow();
+    assertThat(second.delete(key, Optional.of(r.revision()))).isNotNull();
+    assertThat(store.get(key)).isEmpty();
+  }
+}
