@@ -43,6 +43,11 @@ final class PutCommand extends StoreSubcommand {
   InputStream stdin = System.in;
 
   @Override
+  boolean createsStore() {
+    return true;
+  }
+
+  @Override
   int execute(PrintWriter out, PrintWriter err) {
     RecordKey key = key(namespace, collection, id);
     Kind k;

@@ -65,8 +65,20 @@ abstract class StoreSubcommand implements Callable<Integer> {
     } catch (CapException e) {
       err.println("lethe store " + spec.name() + ": " + e.getMessage());
       return ExitCode.ERROR;
-    } catch (CorruptRecordException | UncheckedIOException e) {
+    } catch (CorruptRecordException e) {
       err.println("lethe store " + spec.name() + ": error: " + e.getMessage());
+      return ExitCode.ERROR;
+    } catch (UncheckedIOException e) {
+      err.println("lethe store " + spec.name() + ": error: " + e.getMessage() + ": "
+          + IoErrors.describe(e.getCause()));
+      return ExitCode.ERROR;
+    } catch (IllegalArgumentException e) {
+      // A key the substrate refuses (the fs store reserves the namespace _blobs), found before
+      // any I/O on that key.
+      err.println("lethe store " + spec.name() + ": " + e.getMessage());
+      return ExitCode.USAGE;
+    } catch (RuntimeException e) {
+      err.println("lethe store " + spec.name() + ": error: " + e);
       return ExitCode.ERROR;
     } finally {
       out.flush();
@@ -98,8 +110,19 @@ abstract class StoreSubcommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Whether this command may start a new store: {@code put} and {@code sync} create a missing
+   * {@code file:} directory, every other command reports it (exit 2).
+   */
+  boolean createsStore() {
+    return false;
+  }
+
   /** Opens {@code --store}. */
   Store openStore(int cap) {
+    if (!createsStore()) {
+      StoreUri.requireExisting("--store", storeUri);
+    }
     return opener.open("--store", storeUri, cap, clock);
   }
 

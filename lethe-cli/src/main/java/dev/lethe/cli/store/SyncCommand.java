@@ -23,6 +23,11 @@ final class SyncCommand extends StoreSubcommand {
   @Option(names = "--collection", paramLabel = "COL", description = "Only this collection (needs --namespace).") String collection;
 
   @Override
+  boolean createsStore() {
+    return true;
+  }
+
+  @Override
   int execute(PrintWriter out, PrintWriter err) {
     require("--peer", peerUri);
     KeyPrefix prefix = prefix(namespace, collection);

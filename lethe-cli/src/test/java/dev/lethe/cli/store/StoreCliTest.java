@@ -276,6 +276,88 @@ class StoreCliTest {
     assertThat(run.err()).contains(fs.pathOf(key).toString());
   }
 
+  @Test
+  void anExpectedWithTrailingTextOrARepeatedFieldIsAUsageErrorAndDeletesNothing() {
+    Record r = put(key, "v1");
+    String rev = RevisionJson.format(r.revision());
+    String repeated = rev.replace("{", "{\"counter\":7,");
+    for (String bad : List.of(rev + " garbage", rev + "{\"counter\":9}", repeated)) {
+      Run run = run(keyArgs("delete", "--expected", bad));
+      assertThat(run.code()).as(bad).isEqualTo(2);
+      assertThat(run.errLines()).as(bad).hasSize(1).first().asString().contains("--expected");
+      assertThat(fs.get(key)).as(bad).contains(r);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "delete", "put"})
+  void theReservedBlobNamespaceIsAUsageErrorWithOneLine(String sub) throws Exception {
+    List<String> a = new ArrayList<>(List.of(args(sub, "--namespace", "_blobs", "--collection", "col", "--id", "x")));
+    if (sub.equals("put")) {
+      a.addAll(List.of("--body-file", bodyFile("x").toString()));
+    }
+    Run run = run(a.toArray(String[]::new));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store " + sub + ": Invalid namespace '_blobs': reserved for blobs by the fs store");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "list", "delete", "reset", "collect", "gc"})
+  void aStoreDirectoryThatDoesNotExistIsAUsageErrorAndIsNotCreated(String sub) {
+    Path missing = dir.resolve("typo");
+    List<String> a = new ArrayList<>(List.of("store", sub, "--store", "file:" + missing));
+    switch (sub) {
+      case "get", "delete" -> a.addAll(List.of("--namespace", "ns", "--collection", "col", "--id", "rec"));
+      case "reset" -> a.addAll(List.of("--namespace", "ns"));
+      case "collect" -> a.addAll(List.of("--older-than", "1d"));
+      default -> { }
+    }
+    Run run = run(a.toArray(String[]::new));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store " + sub + ": --store 'file:" + missing + "': the directory " + missing + " does not exist");
+    assertThat(missing).doesNotExist();
+  }
+
+  @Test
+  void putAndSyncCreateAStoreDirectoryThatDoesNotExistYet() throws Exception {
+    Path fresh = dir.resolve("fresh");
+    Path peer = dir.resolve("peer");
+    Run put = run("store", "put", "--store", "file:" + fresh, "--namespace", "ns", "--collection", "col",
+        "--id", "rec", "--body-file", bodyFile("v1").toString());
+    assertThat(put.code()).isZero();
+    Run sync = run("store", "sync", "--store", "file:" + fresh, "--peer", "file:" + peer);
+    assertThat(sync.code()).isZero();
+    assertThat(new FsStore(peer, 32, Clock.systemUTC()).get(key)).isPresent();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"list", "put"})
+  void aStoreThatIsARegularFileIsAUsageErrorOfOneLine(String sub) throws Exception {
+    Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+    List<String> a = new ArrayList<>(List.of("store", sub, "--store", "file:" + file));
+    if (sub.equals("put")) {
+      a.addAll(List.of("--namespace", "ns", "--collection", "col", "--id", "rec", "--body-file", bodyFile("v1").toString()));
+    }
+    Run run = run(a.toArray(String[]::new));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store " + sub + ": --store 'file:" + file + "': " + file + " is not a directory");
+  }
+
+  @Test
+  void anIoErrorIsOneLineNamingThePathAndTheCause() throws Exception {
+    put(key, "v1");
+    Path stray = dir.resolve("ns/col/backup.json");
+    Files.createDirectories(stray);
+    Run run = run(args("get", "--namespace", "ns", "--collection", "col", "--id", "backup"));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store get: error: Cannot read ns/col/backup: " + stray + ": is a directory, not a record file");
+    assertThat(run(args("list")).out()).isEqualTo("ns/col/rec\tdocument\t1\t" + fs.get(key).orElseThrow().revision().hash() + "\n");
+  }
+
   // ---- reset --------------------------------------------------------------------------------
 
   @Test

@@ -145,6 +145,11 @@ public final class FsStore extends LockingStore {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       return Optional.empty();
+    } catch (IOException e) {
+      if (Files.isDirectory(file)) {
+        throw new IOException(file + ": is a directory, not a record file", e);
+      }
+      throw e;
     }
     Record r;
     try {
@@ -188,8 +193,8 @@ public final class FsStore extends LockingStore {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir.resolve(col))) {
           for (Path f : files) {
             String name = f.getFileName().toString();
-            if (!name.endsWith(RECORD_SUFFIX)) {
-              continue; // lock files, temp files, anything else
+            if (!name.endsWith(RECORD_SUFFIX) || !Files.isRegularFile(f)) {
+              continue; // lock files, temp files, directories, anything else
             }
             String id = name.substring(0, name.length() - RECORD_SUFFIX.length());
             if (RecordKey.isValidPart(id)) {

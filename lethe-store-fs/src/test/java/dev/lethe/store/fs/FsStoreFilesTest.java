@@ -64,6 +64,17 @@ class FsStoreFilesTest {
   }
 
   @Test
+  void aDirectoryNamedLikeARecordFileIsNotListedAndReadingItNamesThePath() throws Exception {
+    put(key, "hello");
+    Path stray = root.resolve("ns/col/backup.json");
+    Files.createDirectories(stray);
+    assertThat(store.listRaw(KeyPrefix.all())).extracting(Record::key).containsExactly(key);
+    assertThatThrownBy(() -> store.getRaw(new RecordKey("ns", "col", "backup")))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .cause().hasMessage(stray + ": is a directory, not a record file");
+  }
+
+  @Test
   void aHandEditedInvalidFileIsALoudErrorNamingTheFileWhileOtherKeysAreServed() throws Exception {
     put(key, "hello");
     Record o = put(other, "fine");
