@@ -12,8 +12,11 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -37,6 +40,13 @@ abstract class StoreSubcommand implements Callable<Integer> {
       description = "Ancestors kept per record, at least 1 (default: ${DEFAULT-VALUE}).")
   String ancestorCap;
 
+  /**
+   * Arguments picocli did not recognise (a misspelled option, a stray word). Collected rather
+   * than rejected by picocli, which would print the whole usage after its message, so that they
+   * get the one-line usage error of every other bad input.
+   */
+  @Unmatched List<String> unmatched = new ArrayList<>();
+
   /** The clock stamping times; the system clock. */
   Clock clock = Clock.systemUTC();
 
@@ -58,6 +68,11 @@ abstract class StoreSubcommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
+      if (!unmatched.isEmpty()) {
+        String first = unmatched.get(0);
+        throw new UsageException((first.startsWith("-") ? "unknown option '" : "unexpected argument '")
+            + first + "' (see 'lethe store " + spec.name() + " --help')");
+      }
       return execute(out, err);
     } catch (UsageException e) {
       err.println("lethe store " + spec.name() + ": " + e.getMessage());

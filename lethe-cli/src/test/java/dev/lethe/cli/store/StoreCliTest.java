@@ -514,6 +514,36 @@ class StoreCliTest {
   }
 
   @Test
+  void theCommandListOfStoreHelpGivesEachCommandACompleteSentence() {
+    String help = run("store", "--help").out();
+    String commands = help.substring(help.indexOf("Commands:\n") + "Commands:\n".length());
+    commands = commands.substring(0, commands.indexOf("\n\n"));
+    List<String> summaries = new ArrayList<>();
+    for (String line : commands.split("\n")) {
+      if (line.matches("  \\S.*")) {
+        summaries.add(line.trim());
+      } else {
+        summaries.set(summaries.size() - 1, summaries.get(summaries.size() - 1) + " " + line.trim());
+      }
+    }
+    assertThat(summaries).hasSize(8).allSatisfy(l -> assertThat(l).endsWith("."));
+  }
+
+  @Test
+  void aMisspelledOptionOrAStrayArgumentIsAUsageErrorOfOneLineAndChangesNothing() {
+    Record r = put(key, "v1");
+    Run misspelled = run(keyArgs("delete", "--expect", RevisionJson.format(r.revision())));
+    assertThat(misspelled.code()).isEqualTo(2);
+    assertThat(misspelled.errLines()).containsExactly(
+        "lethe store delete: unknown option '--expect' (see 'lethe store delete --help')");
+    Run stray = run(keyArgs("delete", "now"));
+    assertThat(stray.code()).isEqualTo(2);
+    assertThat(stray.errLines()).containsExactly(
+        "lethe store delete: unexpected argument 'now' (see 'lethe store delete --help')");
+    assertThat(fs.get(key)).contains(r);
+  }
+
+  @Test
   void storeWithoutASubcommandIsAUsageError() {
     Run run = run("store");
     assertThat(run.code()).isEqualTo(2);
