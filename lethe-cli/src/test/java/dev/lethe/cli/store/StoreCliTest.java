@@ -254,6 +254,15 @@ class StoreCliTest {
   }
 
   @Test
+  void anIdTooLongForAFileNameIsAUsageErrorInAFileStoreAndLeavesNoFiles() throws Exception {
+    Run run = run(args("put", "--namespace", "ns", "--collection", "col", "--id", "x".repeat(230),
+        "--body-file", bodyFile("x").toString()));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1).first().asString().contains("longer than 229 characters (230)");
+    assertThat(dir.resolve("ns")).doesNotExist();
+  }
+
+  @Test
   void anAncestorCapOfZeroExits1() {
     Run run = run(keyArgs("delete", "--ancestor-cap", "0"));
     assertThat(run.code()).isEqualTo(1);
