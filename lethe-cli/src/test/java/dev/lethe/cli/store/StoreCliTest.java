@@ -495,6 +495,19 @@ class StoreCliTest {
   }
 
   @Test
+  void syncOfARecordWhoseBlobWasRemovedByHandIsAnErrorOfOneLine() throws Exception {
+    Body.Blob blob = (Body.Blob) fs.blobs().put("big".getBytes(StandardCharsets.UTF_8)).body();
+    fs.put(Record.draft(key, Kind.DOCUMENT, blob, Meta.byAuthor("alice")), Optional.empty());
+    Files.delete(dir.resolve("_blobs").resolve(blob.hash().substring(0, 2)).resolve(blob.hash()));
+    Path peer = dir.getParent().resolve(dir.getFileName() + "-peer");
+    Run run = run(args("sync", "--peer", "file:" + peer));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.errLines()).hasSize(1).first().asString()
+        .startsWith("lethe store sync: error: ").contains("blob " + blob.hash() + " is missing");
+    assertThat(new FsStore(peer, 32, Clock.systemUTC()).getRaw(key)).isEmpty();
+  }
+
+  @Test
   void syncNeedsAPeer() {
     Run run = run(args("sync"));
     assertThat(run.code()).isEqualTo(2);
