@@ -299,11 +299,14 @@ class StoreCliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"get", "delete", "put"})
+  @ValueSource(strings = {"get", "delete", "put", "list", "reset", "collect"})
   void theReservedBlobNamespaceIsAUsageErrorWithOneLine(String sub) throws Exception {
-    List<String> a = new ArrayList<>(List.of(args(sub, "--namespace", "_blobs", "--collection", "col", "--id", "x")));
-    if (sub.equals("put")) {
-      a.addAll(List.of("--body-file", bodyFile("x").toString()));
+    List<String> a = new ArrayList<>(List.of(args(sub, "--namespace", "_blobs")));
+    switch (sub) {
+      case "get", "delete" -> a.addAll(List.of("--collection", "col", "--id", "x"));
+      case "put" -> a.addAll(List.of("--collection", "col", "--id", "x", "--body-file", bodyFile("x").toString()));
+      case "collect" -> a.addAll(List.of("--older-than", "1d"));
+      default -> { }
     }
     Run run = run(a.toArray(String[]::new));
     assertThat(run.code()).isEqualTo(2);

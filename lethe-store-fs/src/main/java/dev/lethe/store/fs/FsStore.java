@@ -202,6 +202,10 @@ public final class FsStore extends LockingStore {
 
   @Override
   protected List<RecordKey> keys(KeyPrefix prefix) throws IOException {
+    if (FsBlobStore.DIR.equals(prefix.namespace())) {
+      throw new IllegalArgumentException(
+          "Invalid namespace '" + FsBlobStore.DIR + "': reserved for blobs by the fs store");
+    }
     List<RecordKey> out = new ArrayList<>();
     for (String ns : prefix.namespace() != null ? List.of(prefix.namespace()) : children(root)) {
       if (ns.equals(FsBlobStore.DIR)) {
