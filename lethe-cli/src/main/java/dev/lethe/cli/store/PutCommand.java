@@ -23,8 +23,10 @@ import picocli.CommandLine.Option;
 
 /** {@code lethe store put}: writes a record's body from a file or stdin. */
 @Command(name = "put", mixinStandardHelpOptions = true,
-    description = {"Write a record. Without --expected the key must be absent (or deleted: a recreation);",
-        "with --expected it must hold that revision. Prints 'committed: ns/col/id' and 'revision: {...}'.",
+    description = {"Write a record.",
+        "Without --expected the key must be absent (or deleted: a recreation);",
+        "with --expected it must hold that revision.",
+        "Prints 'committed: ns/col/id' and 'revision: {...}'.",
         "A stale --expected prints 'conflict: ns/col/id' and 'current: {...}' (or 'not found: ns/col/id') and exits 3."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class PutCommand extends StoreSubcommand {
@@ -41,6 +43,11 @@ final class PutCommand extends StoreSubcommand {
 
   /** Standard input; replaced by tests. */
   InputStream stdin = System.in;
+
+  @Override
+  boolean createsStore() {
+    return true;
+  }
 
   @Override
   int execute(PrintWriter out, PrintWriter err) {

@@ -12,8 +12,11 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -37,6 +40,13 @@ abstract class StoreSubcommand implements Callable<Integer> {
       description = "Ancestors kept per record, at least 1 (default: ${DEFAULT-VALUE}).")
   String ancestorCap;
 
+  /**
+   * Arguments picocli did not recognise (a misspelled option, a stray word). Collected rather
+   * than rejected by picocli, which would print the whole usage after its message, so that they
+   * get the one-line usage error of every other bad input.
+   */
+  @Unmatched List<String> unmatched = new ArrayList<>();
+
   /** The clock stamping times; the system clock. */
   Clock clock = Clock.systemUTC();
 
@@ -58,6 +68,11 @@ abstract class StoreSubcommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
+      if (!unmatched.isEmpty()) {
+        String first = unmatched.get(0);
+        throw new UsageException((first.startsWith("-") ? "unknown option '" : "unexpected argument '")
+            + first + "' (see 'lethe store " + spec.name() + " --help')");
+      }
       return execute(out, err);
     } catch (UsageException e) {
       err.println("lethe store " + spec.name() + ": " + e.getMessage());
@@ -65,8 +80,20 @@ abstract class StoreSubcommand implements Callable<Integer> {
     } catch (CapException e) {
       err.println("lethe store " + spec.name() + ": " + e.getMessage());
       return ExitCode.ERROR;
-    } catch (CorruptRecordException | UncheckedIOException e) {
+    } catch (CorruptRecordException e) {
       err.println("lethe store " + spec.name() + ": error: " + e.getMessage());
+      return ExitCode.ERROR;
+    } catch (UncheckedIOException e) {
+      err.println("lethe store " + spec.name() + ": error: " + e.getMessage() + ": "
+          + IoErrors.describe(e.getCause()));
+      return ExitCode.ERROR;
+    } catch (IllegalArgumentException e) {
+      // A key the substrate refuses (the fs store reserves the namespace _blobs), found before
+      // any I/O on that key.
+      err.println("lethe store " + spec.name() + ": " + e.getMessage());
+      return ExitCode.USAGE;
+    } catch (RuntimeException e) {
+      err.println("lethe store " + spec.name() + ": error: " + e);
       return ExitCode.ERROR;
     } finally {
       out.flush();
@@ -98,8 +125,19 @@ abstract class StoreSubcommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Whether this command may start a new store: {@code put} and {@code sync} create a missing
+   * {@code file:} directory, every other command reports it (exit 2).
+   */
+  boolean createsStore() {
+    return false;
+  }
+
   /** Opens {@code --store}. */
   Store openStore(int cap) {
+    if (!createsStore()) {
+      StoreUri.requireExisting("--store", storeUri);
+    }
     return opener.open("--store", storeUri, cap, clock);
   }
 

@@ -3,6 +3,7 @@ package dev.lethe.cli.store;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.memory.MemoryStore;
 import dev.lethe.store.fs.FsStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -16,7 +17,31 @@ final class StoreUri {
   private StoreUri() {}
 
   /**
-   * @throws UsageException for an empty, malformed or unsupported URI
+   * Fails unless the {@code file:} directory named by {@code uri} exists, so that a mistyped
+   * {@code --store} is reported instead of read as an empty store (where {@code delete} would
+   * print {@code deleted:} for a record that lives on elsewhere). Other schemes pass.
+   *
+   * @throws UsageException naming the missing directory
+   */
+  static void requireExisting(String option, String uri) {
+    if (uri == null || !uri.startsWith("file:")) {
+      return;
+    }
+    String dir = uri.substring("file:".length());
+    if (dir.startsWith("//")) {
+      dir = dir.substring(2);
+    }
+    if (!dir.isEmpty() && !Files.exists(Path.of(dir))) {
+      throw new UsageException(option + " '" + uri + "': the directory " + dir + " does not exist");
+    }
+  }
+
+  /**
+   * Opens a store; a {@code file:} directory that does not exist yet is created by the first
+   * write.
+   *
+   * @throws UsageException for an empty, malformed or unsupported URI, or a {@code file:} path
+   *     that is not a directory
    */
   static Store open(String option, String uri, int cap, Clock clock) {
     if (uri == null || uri.isEmpty()) {
@@ -33,7 +58,11 @@ final class StoreUri {
       if (dir.isEmpty()) {
         throw new UsageException(option + " '" + uri + "' names no directory (e.g. file:./data)");
       }
-      return new FsStore(Path.of(dir), cap, clock);
+      Path root = Path.of(dir);
+      if (Files.exists(root) && !Files.isDirectory(root)) {
+        throw new UsageException(option + " '" + uri + "': " + root + " is not a directory");
+      }
+      return new FsStore(root, cap, clock);
     }
     int colon = uri.indexOf(':');
     String scheme = colon > 0 ? uri.substring(0, colon) : uri;

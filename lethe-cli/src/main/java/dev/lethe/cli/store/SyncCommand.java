@@ -12,15 +12,21 @@ import picocli.CommandLine.Option;
 
 /** {@code lethe store sync}: two-way sync of --store and --peer. */
 @Command(name = "sync", mixinStandardHelpOptions = true,
-    description = {"Sync --store and --peer both ways through the replication surface. Prints copied,",
-        "fast-forwarded, merged, conflicts and converged; one 'conflict: ns/col/id: reason' line per",
-        "conflict on stderr; exits 3 when conflicts remain (neither side was written for them)."},
+    description = {"Sync --store and --peer both ways through the replication surface.",
+        "Prints copied, fast-forwarded, merged, conflicts and converged;",
+        "one 'conflict: ns/col/id: reason' line per conflict on stderr;",
+        "exits 3 when conflicts remain (neither side was written for them)."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class SyncCommand extends StoreSubcommand {
 
   @Option(names = "--peer", paramLabel = "URI", description = "The other store: file:DIR or memory:. Required.") String peerUri;
   @Option(names = "--namespace", paramLabel = "NS", description = "Only this namespace.") String namespace;
   @Option(names = "--collection", paramLabel = "COL", description = "Only this collection (needs --namespace).") String collection;
+
+  @Override
+  boolean createsStore() {
+    return true;
+  }
 
   @Override
   int execute(PrintWriter out, PrintWriter err) {

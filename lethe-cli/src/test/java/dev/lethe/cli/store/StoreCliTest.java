@@ -254,6 +254,15 @@ class StoreCliTest {
   }
 
   @Test
+  void anIdTooLongForAFileNameIsAUsageErrorInAFileStoreAndLeavesNoFiles() throws Exception {
+    Run run = run(args("put", "--namespace", "ns", "--collection", "col", "--id", "x".repeat(230),
+        "--body-file", bodyFile("x").toString()));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1).first().asString().contains("longer than 229 characters (230)");
+    assertThat(dir.resolve("ns")).doesNotExist();
+  }
+
+  @Test
   void anAncestorCapOfZeroExits1() {
     Run run = run(keyArgs("delete", "--ancestor-cap", "0"));
     assertThat(run.code()).isEqualTo(1);
@@ -274,6 +283,91 @@ class StoreCliTest {
     Run run = run(keyArgs("get"));
     assertThat(run.code()).isEqualTo(1);
     assertThat(run.err()).contains(fs.pathOf(key).toString());
+  }
+
+  @Test
+  void anExpectedWithTrailingTextOrARepeatedFieldIsAUsageErrorAndDeletesNothing() {
+    Record r = put(key, "v1");
+    String rev = RevisionJson.format(r.revision());
+    String repeated = rev.replace("{", "{\"counter\":7,");
+    for (String bad : List.of(rev + " garbage", rev + "{\"counter\":9}", repeated)) {
+      Run run = run(keyArgs("delete", "--expected", bad));
+      assertThat(run.code()).as(bad).isEqualTo(2);
+      assertThat(run.errLines()).as(bad).hasSize(1).first().asString().contains("--expected");
+      assertThat(fs.get(key)).as(bad).contains(r);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "delete", "put", "list", "reset", "collect"})
+  void theReservedBlobNamespaceIsAUsageErrorWithOneLine(String sub) throws Exception {
+    List<String> a = new ArrayList<>(List.of(args(sub, "--namespace", "_blobs")));
+    switch (sub) {
+      case "get", "delete" -> a.addAll(List.of("--collection", "col", "--id", "x"));
+      case "put" -> a.addAll(List.of("--collection", "col", "--id", "x", "--body-file", bodyFile("x").toString()));
+      case "collect" -> a.addAll(List.of("--older-than", "1d"));
+      default -> { }
+    }
+    Run run = run(a.toArray(String[]::new));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store " + sub + ": Invalid namespace '_blobs': reserved for blobs by the fs store");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"get", "list", "delete", "reset", "collect", "gc"})
+  void aStoreDirectoryThatDoesNotExistIsAUsageErrorAndIsNotCreated(String sub) {
+    Path missing = dir.resolve("typo");
+    List<String> a = new ArrayList<>(List.of("store", sub, "--store", "file:" + missing));
+    switch (sub) {
+      case "get", "delete" -> a.addAll(List.of("--namespace", "ns", "--collection", "col", "--id", "rec"));
+      case "reset" -> a.addAll(List.of("--namespace", "ns"));
+      case "collect" -> a.addAll(List.of("--older-than", "1d"));
+      default -> { }
+    }
+    Run run = run(a.toArray(String[]::new));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store " + sub + ": --store 'file:" + missing + "': the directory " + missing + " does not exist");
+    assertThat(missing).doesNotExist();
+  }
+
+  @Test
+  void putAndSyncCreateAStoreDirectoryThatDoesNotExistYet() throws Exception {
+    Path fresh = dir.resolve("fresh");
+    Path peer = dir.resolve("peer");
+    Run put = run("store", "put", "--store", "file:" + fresh, "--namespace", "ns", "--collection", "col",
+        "--id", "rec", "--body-file", bodyFile("v1").toString());
+    assertThat(put.code()).isZero();
+    Run sync = run("store", "sync", "--store", "file:" + fresh, "--peer", "file:" + peer);
+    assertThat(sync.code()).isZero();
+    assertThat(new FsStore(peer, 32, Clock.systemUTC()).get(key)).isPresent();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"list", "put"})
+  void aStoreThatIsARegularFileIsAUsageErrorOfOneLine(String sub) throws Exception {
+    Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+    List<String> a = new ArrayList<>(List.of("store", sub, "--store", "file:" + file));
+    if (sub.equals("put")) {
+      a.addAll(List.of("--namespace", "ns", "--collection", "col", "--id", "rec", "--body-file", bodyFile("v1").toString()));
+    }
+    Run run = run(a.toArray(String[]::new));
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store " + sub + ": --store 'file:" + file + "': " + file + " is not a directory");
+  }
+
+  @Test
+  void anIoErrorIsOneLineNamingThePathAndTheCause() throws Exception {
+    put(key, "v1");
+    Path stray = dir.resolve("ns/col/backup.json");
+    Files.createDirectories(stray);
+    Run run = run(args("get", "--namespace", "ns", "--collection", "col", "--id", "backup"));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.errLines()).containsExactly(
+        "lethe store get: error: Cannot read ns/col/backup: " + stray + ": is a directory, not a record file");
+    assertThat(run(args("list")).out()).isEqualTo("ns/col/rec\tdocument\t1\t" + fs.get(key).orElseThrow().revision().hash() + "\n");
   }
 
   // ---- reset --------------------------------------------------------------------------------
@@ -404,6 +498,19 @@ class StoreCliTest {
   }
 
   @Test
+  void syncOfARecordWhoseBlobWasRemovedByHandIsAnErrorOfOneLine() throws Exception {
+    Body.Blob blob = (Body.Blob) fs.blobs().put("big".getBytes(StandardCharsets.UTF_8)).body();
+    fs.put(Record.draft(key, Kind.DOCUMENT, blob, Meta.byAuthor("alice")), Optional.empty());
+    Files.delete(dir.resolve("_blobs").resolve(blob.hash().substring(0, 2)).resolve(blob.hash()));
+    Path peer = dir.getParent().resolve(dir.getFileName() + "-peer");
+    Run run = run(args("sync", "--peer", "file:" + peer));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.errLines()).hasSize(1).first().asString()
+        .startsWith("lethe store sync: error: ").contains("blob " + blob.hash() + " is missing");
+    assertThat(new FsStore(peer, 32, Clock.systemUTC()).getRaw(key)).isEmpty();
+  }
+
+  @Test
   void syncNeedsAPeer() {
     Run run = run(args("sync"));
     assertThat(run.code()).isEqualTo(2);
@@ -429,6 +536,36 @@ class StoreCliTest {
     Run run = run("store", sub, "--help");
     assertThat(run.code()).isZero();
     assertThat(run.out().stripTrailing()).endsWith("Exit codes:\n  0  ok\n  1  error\n  2  usage\n  3  conflict");
+  }
+
+  @Test
+  void theCommandListOfStoreHelpGivesEachCommandACompleteSentence() {
+    String help = run("store", "--help").out();
+    String commands = help.substring(help.indexOf("Commands:\n") + "Commands:\n".length());
+    commands = commands.substring(0, commands.indexOf("\n\n"));
+    List<String> summaries = new ArrayList<>();
+    for (String line : commands.split("\n")) {
+      if (line.matches("  \\S.*")) {
+        summaries.add(line.trim());
+      } else {
+        summaries.set(summaries.size() - 1, summaries.get(summaries.size() - 1) + " " + line.trim());
+      }
+    }
+    assertThat(summaries).hasSize(8).allSatisfy(l -> assertThat(l).endsWith("."));
+  }
+
+  @Test
+  void aMisspelledOptionOrAStrayArgumentIsAUsageErrorOfOneLineAndChangesNothing() {
+    Record r = put(key, "v1");
+    Run misspelled = run(keyArgs("delete", "--expect", RevisionJson.format(r.revision())));
+    assertThat(misspelled.code()).isEqualTo(2);
+    assertThat(misspelled.errLines()).containsExactly(
+        "lethe store delete: unknown option '--expect' (see 'lethe store delete --help')");
+    Run stray = run(keyArgs("delete", "now"));
+    assertThat(stray.code()).isEqualTo(2);
+    assertThat(stray.errLines()).containsExactly(
+        "lethe store delete: unexpected argument 'now' (see 'lethe store delete --help')");
+    assertThat(fs.get(key)).contains(r);
   }
 
   @Test

@@ -118,9 +118,18 @@ public final class FsBlobStore implements BlobStore {
   }
 
   @Override
-  public boolean remove(String hash) {
+  public boolean remove(String hash, long storedAtOrBeforeMs) {
+    Path target = path(hash);
     try {
-      return Files.deleteIfExists(path(hash));
+      // put() refreshes the modification time before its caller writes the record, so a blob
+      // reused since gc listed it is seen as young here. (A put landing between this check and
+      // the unlink is not excluded; the grace assumes writers finish well within it.)
+      if (Files.getLastModifiedTime(target).toMillis() > storedAtOrBeforeMs) {
+        return false;
+      }
+      return Files.deleteIfExists(target);
+    } catch (NoSuchFileException e) {
+      return false;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot remove blob " + hash, e);
     }

@@ -44,6 +44,15 @@ public final class FsStore extends LockingStore {
   /** Suffix of lock files. */
   public static final String LOCK_SUFFIX = ".lock";
 
+  /**
+   * The longest id an fs store holds: a file name is at most 255 bytes on common filesystems
+   * (ext4, xfs, apfs, ntfs), and the longest name the store derives from an id is the temp file
+   * {@code <id>.json.<16 hex>.tmp}, 26 characters more than the id. {@link RecordKey} allows 255;
+   * a longer id is rejected by {@link #pathOf} before any I/O.
+   */
+  public static final int MAX_ID_LENGTH = 255 - RECORD_SUFFIX.length() - ".".length() - 16
+      - FsFiles.TEMP_SUFFIX.length();
+
   private static final int STRIPES = 256;
 
   private final Path root;
@@ -95,11 +104,21 @@ public final class FsStore extends LockingStore {
     return root;
   }
 
-  /** Returns the file holding {@code key}'s record. */
+  /**
+   * Returns the file holding {@code key}'s record.
+   *
+   * @throws IllegalArgumentException for the reserved namespace {@code _blobs} or an id longer
+   *     than {@link #MAX_ID_LENGTH}
+   */
   public Path pathOf(RecordKey key) {
     if (key.namespace().equals(FsBlobStore.DIR)) {
       throw new IllegalArgumentException(
           "Invalid namespace '" + FsBlobStore.DIR + "': reserved for blobs by the fs store");
+    }
+    if (key.id().length() > MAX_ID_LENGTH) {
+      throw new IllegalArgumentException("Invalid id '" + key.id().substring(0, 60) + "...': longer than "
+          + MAX_ID_LENGTH + " characters (" + key.id().length()
+          + "), the most a file name in an fs store can hold");
     }
     return root.resolve(key.namespace()).resolve(key.collection()).resolve(key.id() + RECORD_SUFFIX);
   }
@@ -145,6 +164,11 @@ public final class FsStore extends LockingStore {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       return Optional.empty();
+    } catch (IOException e) {
+      if (Files.isDirectory(file)) {
+        throw new IOException(file + ": is a directory, not a record file", e);
+      }
+      throw e;
     }
     Record r;
     try {
@@ -178,6 +202,10 @@ public final class FsStore extends LockingStore {
 
   @Override
   protected List<RecordKey> keys(KeyPrefix prefix) throws IOException {
+    if (FsBlobStore.DIR.equals(prefix.namespace())) {
+      throw new IllegalArgumentException(
+          "Invalid namespace '" + FsBlobStore.DIR + "': reserved for blobs by the fs store");
+    }
     List<RecordKey> out = new ArrayList<>();
     for (String ns : prefix.namespace() != null ? List.of(prefix.namespace()) : children(root)) {
       if (ns.equals(FsBlobStore.DIR)) {
@@ -188,8 +216,8 @@ public final class FsStore extends LockingStore {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir.resolve(col))) {
           for (Path f : files) {
             String name = f.getFileName().toString();
-            if (!name.endsWith(RECORD_SUFFIX)) {
-              continue; // lock files, temp files, anything else
+            if (!name.endsWith(RECORD_SUFFIX) || !Files.isRegularFile(f)) {
+              continue; // lock files, temp files, directories, anything else
             }
             String id = name.substring(0, name.length() - RECORD_SUFFIX.length());
             if (RecordKey.isValidPart(id)) {

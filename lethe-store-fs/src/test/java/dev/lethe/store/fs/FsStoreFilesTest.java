@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.Deleted;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
@@ -64,6 +65,17 @@ class FsStoreFilesTest {
   }
 
   @Test
+  void aDirectoryNamedLikeARecordFileIsNotListedAndReadingItNamesThePath() throws Exception {
+    put(key, "hello");
+    Path stray = root.resolve("ns/col/backup.json");
+    Files.createDirectories(stray);
+    assertThat(store.listRaw(KeyPrefix.all())).extracting(Record::key).containsExactly(key);
+    assertThatThrownBy(() -> store.getRaw(new RecordKey("ns", "col", "backup")))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .cause().hasMessage(stray + ": is a directory, not a record file");
+  }
+
+  @Test
   void aHandEditedInvalidFileIsALoudErrorNamingTheFileWhileOtherKeysAreServed() throws Exception {
     put(key, "hello");
     Record o = put(other, "fine");
@@ -83,6 +95,21 @@ class FsStoreFilesTest {
     Files.writeString(file, Files.readString(file).replace("\"format\" : 1", "\"format\" : 99"));
     assertThatThrownBy(() -> store.getRaw(key)).isInstanceOf(CorruptRecordException.class)
         .hasCauseInstanceOf(UnsupportedFormatException.class).hasMessageContaining("format version 99");
+  }
+
+  @Test
+  void anIdUpToTheFileNameLimitIsStoredAndALongerOneIsRejectedBeforeAnyIo() {
+    RecordKey longest = new RecordKey("ns", "col", "x".repeat(FsStore.MAX_ID_LENGTH));
+    put(longest, "fits");
+    assertThat(store.get(longest)).isPresent();
+    assertThat(store.delete(longest, Optional.empty())).isInstanceOf(Deleted.class);
+    RecordKey tooLong = new RecordKey("ns", "other", "x".repeat(FsStore.MAX_ID_LENGTH + 1));
+    assertThatThrownBy(() -> put(tooLong, "too long"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid id '" + "x".repeat(60) + "...': longer than " + FsStore.MAX_ID_LENGTH
+            + " characters (" + (FsStore.MAX_ID_LENGTH + 1) + "), the most a file name in an fs store can hold");
+    assertThat(root.resolve("ns/other")).doesNotExist();
+    assertThat(new RecordKey("ns", "col", "x".repeat(RecordKey.MAX_PART_LENGTH))).isNotNull();
   }
 
   @Test

@@ -36,14 +36,17 @@ public final class BlobGc {
     for (Record r : store.listRaw(KeyPrefix.all())) {
       referenced.addAll(r.referencedBlobs());
     }
-    List<String> sweep = GcPlanner.sweep(referenced, blobs, clock.millis(), grace);
+    long now = clock.millis();
+    List<String> sweep = GcPlanner.sweep(referenced, blobs, now, grace);
     int swept = 0;
     for (String hash : sweep) {
-      if (store.blobs().remove(hash)) {
+      // Conditional on the age again: a writer may have re-stored this content while the records
+      // were being read, and its record is not in the listing above.
+      if (store.blobs().remove(hash, now - grace.toMillis())) {
         swept++;
       }
     }
     int ref = (int) blobs.stream().filter(b -> referenced.contains(b.hash())).count();
-    return new GcReport(swept, ref, blobs.size() - ref - sweep.size());
+    return new GcReport(swept, ref, blobs.size() - ref - swept);
   }
 }

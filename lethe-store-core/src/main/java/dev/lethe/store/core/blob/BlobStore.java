@@ -30,9 +30,13 @@ public interface BlobStore {
   List<BlobInfo> list();
 
   /**
-   * Removes blob {@code hash}; called only by {@link BlobGc}.
+   * Removes blob {@code hash} if its stored time is still at or before {@code storedAtOrBeforeMs};
+   * called only by {@link BlobGc}. The time is checked again here, not taken from an earlier
+   * {@link #list}: a writer that re-stored the same content since then refreshed it and is about
+   * to commit a record that refers to it.
    *
+   * @param storedAtOrBeforeMs ms since the epoch; a blob stored later is kept
    * @return whether a blob was removed
    */
-  boolean remove(String hash);
+  boolean remove(String hash, long storedAtOrBeforeMs);
 }

@@ -46,7 +46,15 @@ public final class MemoryBlobStore implements BlobStore {
   }
 
   @Override
-  public boolean remove(String hash) {
-    return blobs.remove(hash) != null;
+  public boolean remove(String hash, long storedAtOrBeforeMs) {
+    boolean[] removed = {false};
+    blobs.computeIfPresent(hash, (h, e) -> {
+      if (e.storedAt() <= storedAtOrBeforeMs) {
+        removed[0] = true;
+        return null;
+      }
+      return e;
+    });
+    return removed[0];
   }
 }

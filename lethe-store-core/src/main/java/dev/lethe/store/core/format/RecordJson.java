@@ -1,7 +1,9 @@
 package dev.lethe.store.core.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -44,9 +46,13 @@ public final class RecordJson {
   private static final Set<String> META_FIELDS =
       Set.of("author", "origin", "created", "updated", "labels");
 
+  // A hand-edited file with a repeated field or text after the record is ambiguous: reject it
+  // rather than let the last repetition (or the first document) silently win.
   private final ObjectMapper mapper = JsonMapper.builder()
       .enable(SerializationFeature.INDENT_OUTPUT)
       .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
 
   /** Returns the JSON text of {@code record}, pretty-printed, ending with a newline. */

@@ -1,8 +1,11 @@
 package dev.lethe.store.core.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Revision;
 import java.util.Iterator;
@@ -13,7 +16,12 @@ import java.util.Iterator;
  */
 public final class RevisionJson {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  // Text after the object or a repeated field would otherwise be ignored (or the last one win),
+  // so a mistyped --expected could delete or overwrite at a revision the user did not mean.
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
 
   private RevisionJson() {}
 
@@ -31,7 +39,7 @@ public final class RevisionJson {
 
   /**
    * Parses a revision object with exactly the fields {@code counter} (integer ≥ 0) and {@code hash}
-   * (64 lowercase hex characters).
+   * (64 lowercase hex characters), each once, and nothing after the object.
    *
    * @throws RecordFormatException with a one-line message naming what is wrong
    */
@@ -40,7 +48,11 @@ public final class RevisionJson {
     try {
       node = MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new RecordFormatException("Invalid revision: not JSON (expected {\"counter\":N,\"hash\":\"…\"})");
+      String why = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
+          ? "field " + e.getOriginalMessage().substring("Duplicate field ".length()) + " appears twice"
+          : "not exactly one JSON object";
+      throw new RecordFormatException(
+          "Invalid revision: " + why + " (expected {\"counter\":N,\"hash\":\"…\"})");
     }
     return fromNode(node, "revision");
   }

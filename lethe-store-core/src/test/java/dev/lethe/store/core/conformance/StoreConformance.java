@@ -765,4 +765,20 @@ public abstract class StoreConformance {
     assertThat(store.blobs().get(pinned.hash())).isEmpty();
     assertThat(store.blobs().get(used.hash())).isPresent();
   }
+
+  @Test
+  void gcKeepsAnOldBlobThatAWriterReusedWhileGcWasReadingTheRecords() {
+    byte[] content = "shared".getBytes(StandardCharsets.UTF_8);
+    BlobRef old = store.blobs().put(content);
+    clock.advance(Duration.ofHours(2));
+    // While gc reads the records, a writer stores the same content again (refreshing the old,
+    // unreferenced blob) and commits a record that refers to it.
+    Store racing = InterleavingStore.afterListing(store, () ->
+        committed(store.put(Record.draft(key, Kind.DOCUMENT, store.blobs().put(content).body(),
+            Meta.EMPTY), Optional.empty())));
+    GcReport report = new BlobGc(clock).run(racing, Duration.ofHours(1));
+    assertThat(report.swept()).isZero();
+    assertThat(store.get(key)).isPresent();
+    assertThat(store.blobs().get(old.hash())).isPresent();
+  }
 }

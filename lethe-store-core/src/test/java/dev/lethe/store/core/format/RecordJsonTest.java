@@ -79,4 +79,32 @@ class RecordJsonTest {
           .isInstanceOf(RecordFormatException.class).hasMessageStartingWith("Invalid revision");
     }
   }
+
+  @Test
+  void aRevisionWithTrailingTextOrARepeatedFieldIsRejected() {
+    String h = ContentHash.ofUtf8("a");
+    String good = "{\"counter\":3,\"hash\":\"" + h + "\"}";
+    for (String bad : List.of(good + " garbage", good + "{\"counter\":4}", good + "]",
+        "{\"counter\":3,\"counter\":4,\"hash\":\"" + h + "\"}")) {
+      assertThatThrownBy(() -> RevisionJson.parse(bad)).as(bad)
+          .isInstanceOf(RecordFormatException.class).hasMessageStartingWith("Invalid revision");
+    }
+  }
+
+  @Test
+  void aRecordFileWithTrailingTextOrARepeatedFieldIsALoudError() {
+    String good = json.format(full(Body.Inline.text("x")));
+    assertThatThrownBy(() -> json.parse(good + "garbage after the record\n"))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("invalid JSON");
+    assertThatThrownBy(() -> json.parse(good + "{}"))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("invalid JSON");
+    String twoKinds = good.replace("\"kind\" : \"log\",", "\"kind\" : \"log\",\n  \"kind\" : \"tombstone\",");
+    assertThat(twoKinds).isNotEqualTo(good);
+    assertThatThrownBy(() -> json.parse(twoKinds))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("kind");
+    String twoAuthors = good.replace("\"author\" : \"alice\",", "\"author\" : \"alice\", \"author\" : \"mallory\",");
+    assertThat(twoAuthors).isNotEqualTo(good);
+    assertThatThrownBy(() -> json.parse(twoAuthors))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("author");
+  }
 }

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A real store with another writer's action slipped in once, just before the first replication
  * or delete write (putRaw, deleteAs or purge) of a chosen key: the interleaving a concurrent
- * client would cause between a sync's, a reset's or a collect's read and its write.
+ * client would cause between a sync's, a reset's or a collect's read and its write. Built with
+ * {@link #afterListing}, the action runs instead right after the first {@code listRaw} has read
+ * the store, before the listing is returned.
  */
 public final class InterleavingStore implements Store {
 
@@ -35,8 +37,16 @@ public final class InterleavingStore implements Store {
     this.interloper = interloper;
   }
 
+  /**
+   * A store whose first {@code listRaw} reads the records, then runs {@code interloper}, then
+   * returns what it read: a writer slipping in while a long listing (gc, sync) is under way.
+   */
+  public static InterleavingStore afterListing(Store delegate, Runnable interloper) {
+    return new InterleavingStore(delegate, null, interloper);
+  }
+
   private void maybeFire(RecordKey k) {
-    if (k.equals(key) && fired.compareAndSet(false, true)) {
+    if (k != null && k.equals(key) && fired.compareAndSet(false, true)) {
       interloper.run();
     }
   }
@@ -52,7 +62,14 @@ public final class InterleavingStore implements Store {
   }
 
   @Override public Optional<Record> getRaw(RecordKey k) { return delegate.getRaw(k); }
-  @Override public List<Record> listRaw(KeyPrefix p) { return delegate.listRaw(p); }
+  @Override
+  public List<Record> listRaw(KeyPrefix p) {
+    List<Record> read = delegate.listRaw(p);
+    if (key == null && fired.compareAndSet(false, true)) {
+      interloper.run();
+    }
+    return read;
+  }
   @Override
   public PutResult putRaw(Record r, Optional<Revision> e) {
     maybeFire(r.key());
