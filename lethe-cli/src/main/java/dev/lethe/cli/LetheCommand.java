@@ -22,12 +22,20 @@ public final class LetheCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'lethe --help'");
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command (server, store, catalog)");
   }
 
   /** Builds the picocli command line with Lethe's exit-code mapping (usage errors exit 2). */
   public static CommandLine commandLine() {
-    return new CommandLine(new LetheCommand());
+    CommandLine cl = new CommandLine(new LetheCommand());
+    // a usage error is one line on stderr and exit 2, never a usage screen
+    cl.setParameterExceptionHandler((ex, args) -> {
+      CommandLine failed = ex.getCommandLine();
+      failed.getErr().println(failed.getCommandSpec().qualifiedName() + ": " + ex.getMessage()
+          + " (try '" + failed.getCommandSpec().qualifiedName() + " --help')");
+      return 2;
+    });
+    return cl;
   }
 
   public static void main(String[] args) {
