@@ -23,6 +23,7 @@ public record CatalogRow(
     long createdAt,
     long updatedAt) {
   public CatalogRow {
-    properties = Map.copyOf(properties);
+    // not Map.copyOf: Iceberg builders probe containsKey(null), which immutable maps reject
+    properties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
   }
 }

@@ -22,6 +22,7 @@ public record NamespaceRow(
     long createdAt,
     long updatedAt) {
   public NamespaceRow {
-    properties = Map.copyOf(properties);
+    // not Map.copyOf: Iceberg builders probe containsKey(null), which immutable maps reject
+    properties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
   }
 }

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 /** Encoding of the columns that are not plain scalars: property maps (JSON objects of strings). */
 final class Rows {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<TreeMap<String, String>> MAP = new TypeReference<>() {};
+  private static final TypeReference<java.util.LinkedHashMap<String, String>> MAP = new TypeReference<>() {};
 
   private Rows() {}
 
@@ -24,7 +24,7 @@ final class Rows {
 
   static Map<String, String> propertiesFromJson(String json) throws SQLException {
     try {
-      return Map.copyOf(JSON.readValue(json, MAP));
+      return java.util.Collections.unmodifiableMap(JSON.readValue(json, MAP));
     } catch (JsonProcessingException e) {
       throw new SQLException("Cannot decode properties column: " + e.getOriginalMessage(), e);
     }

@@ -218,7 +218,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
             .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
         if (new ViewDao(h).find(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Cannot rename %s to %s: a view of that name exists", from, to);
+          throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
         }
         if (tables.findLive(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Table already exists: %s", to);
@@ -365,10 +365,10 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
             .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
         if (new TableDao(h).findLive(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Cannot rename %s to %s: a table of that name exists", from, to);
+          throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
         }
         if (views.find(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Cannot rename %s to %s: view already exists", from, to);
+          throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
         }
         if (views.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
           throw new NoSuchViewException("View does not exist: %s", from);
