@@ -1,0 +1,96 @@
+package dev.lethe.catalog.purge;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.FileIO;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Purges a table's files on the calling thread: the {@code DELETE …/tables/t?purgeRequested=true}
+ * path without the async header (DESIGN.md "Drop paths", issue 2 item 5).
+ *
+ * <p>Deletes exactly the set {@link PurgePlanner} plans (the set of Iceberg's {@code
+ * CatalogUtil.dropTableData}), phase after phase in {@link PurgePhase} order, one {@link
+ * FileBatchDeleter} call per batch. Like Iceberg it is best effort: a failed delete or an
+ * unreadable manifest is logged, counted in the {@link PurgeResult}, and the purge goes on.
+ *
+ * <p>Immutable and thread-safe; one instance may serve all requests.
+ */
+public final class SynchronousPurge {
+  private static final Logger LOG = LoggerFactory.getLogger(SynchronousPurge.class);
+
+  private final PurgePlanner planner;
+
+  /** A purge with {@link PurgePlanner#DEFAULT_BATCH_SIZE} paths per delete call. */
+  public SynchronousPurge() {
+    this(new PurgePlanner());
+  }
+
+  /**
+   * A purge that plans with {@code planner}.
+   *
+   * @param planner the planner (batch size, dedupe window, missing manifest list policy), not null
+   */
+  public SynchronousPurge(PurgePlanner planner) {
+    this.planner = Objects.requireNonNull(planner, "Cannot create purge: planner is null");
+  }
+
+  /**
+   * Deletes every file of the table that a purge deletes.
+   *
+   * @param io the table's FileIO (the catalog's, see {@code dev.lethe.catalog.io.FileIOFactory}),
+   *     not null
+   * @param metadata the table's current metadata, typically {@code TableMetadataParser.read(io,
+   *     metadataLocation)}, not null
+   * @return counts per phase; check {@link PurgeResult#complete()} to know whether anything was
+   *     left behind
+   * @throws org.apache.iceberg.exceptions.NotFoundException if a manifest list does not exist;
+   *     nothing has been deleted then (see {@link PurgePlanner#plan})
+   * @throws RuntimeException if a manifest list cannot be read; nothing has been deleted then
+   */
+  public PurgeResult purge(FileIO io, TableMetadata metadata) {
+    PurgePlan plan = planner.plan(io, metadata);
+    Map<PurgePhase, Integer> deleted = new EnumMap<>(PurgePhase.class);
+    Map<PurgePhase, Integer> failed = new EnumMap<>(PurgePhase.class);
+    List<ManifestReadFailure> unreadable = new ArrayList<>();
+    for (PurgePhase phase : plan.phases()) {
+      int phaseDeleted = 0;
+      int phaseFailed = 0;
+      try (CloseableIterator<List<String>> batches =
+          plan.batches(
+              phase,
+              failure -> {
+                LOG.warn(
+                    "Failed to read manifest {}: its data and delete files are not deleted: {}",
+                    failure.manifestPath(),
+                    failure.reason());
+                unreadable.add(failure);
+              })) {
+        while (batches.hasNext()) {
+          BatchOutcome outcome = FileBatchDeleter.delete(io, phase, batches.next());
+          phaseDeleted += outcome.deleted();
+          phaseFailed += outcome.failed();
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("Failed to close purge batches of " + phase, e);
+      }
+      deleted.put(phase, phaseDeleted);
+      failed.put(phase, phaseFailed);
+    }
+    PurgeResult result =
+        new PurgeResult(plan.gcEnabled(), deleted, failed, unreadable, plan.missingManifestLists());
+    LOG.info(
+        "Purged table metadata {}: {} files deleted, {} failed, {} unreadable manifests",
+        metadata.metadataFileLocation(),
+        result.totalDeleted(),
+        result.totalFailed(),
+        unreadable.size());
+    return result;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.lethe.server.auth;
+
+import java.util.Objects;
+
+/**
+ * The outcome of an authorization check (issue 2 item 7). Callers switch over it:
+ *
+ * <pre>{@code
+ * switch (authorizer.authorize(ctx.header("Authorization"), catalog, Access.WRITE)) {
+ *   case AuthDecision.Allowed a -> handle(a.principal());
+ *   case AuthDecision.Unauthenticated u -> respond(u.httpStatus(), u.reason()); // 401
+ *   case AuthDecision.Forbidden f -> respond(f.httpStatus(), f.reason());       // 403
+ * }
+ * }</pre>
+ *
+ * <p>Reasons are safe to return to the client and to log: they never contain a token.
+ */
+public sealed interface AuthDecision {
+  /** The request may proceed on behalf of {@code principal}. */
+  record Allowed(Principal principal) implements AuthDecision {
+    /** Rejects a null principal. */
+    public Allowed {
+      Objects.requireNonNull(principal, "Cannot allow: principal is null");
+    }
+  }
+
+  /** No token, a malformed header, or a token no principal has: HTTP 401. */
+  record Unauthenticated(String reason) implements AuthDecision {
+    /** The HTTP status for this decision. */
+    public static final int HTTP_STATUS = 401;
+
+    /** Rejects a null reason. */
+    public Unauthenticated {
+      Objects.requireNonNull(reason, "Cannot deny: reason is null");
+    }
+
+    /** Always {@value #HTTP_STATUS}. */
+    public int httpStatus() {
+      return HTTP_STATUS;
+    }
+  }
+
+  /** A known principal without the needed privilege: HTTP 403. */
+  record Forbidden(Principal principal, String reason) implements AuthDecision {
+    /** The HTTP status for this decision. */
+    public static final int HTTP_STATUS = 403;
+
+    /** Rejects null arguments. */
+    public Forbidden {
+      Objects.requireNonNull(principal, "Cannot forbid: principal is null");
+      Objects.requireNonNull(reason, "Cannot forbid: reason is null");
+    }
+
+    /** Always {@value #HTTP_STATUS}. */
+    public int httpStatus() {
+      return HTTP_STATUS;
+    }
+  }
+}
