@@ -50,13 +50,17 @@ final class ServerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ServerConfig config;
+    LetheServer server;
     try {
       config = ServerConfigLoader.load(cliValues(), System.getenv(), configFile);
+      server = LetheServer.start(config);
     } catch (ConfigException e) {
       spec.commandLine().getErr().println("lethe server: " + e.getMessage());
       return 2;
+    } catch (RuntimeException e) {
+      spec.commandLine().getErr().println("lethe server: cannot start: " + e.getMessage());
+      return 1;
     }
-    LetheServer server = LetheServer.start(config);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

@@ -3,7 +3,13 @@ package dev.lethe.server;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.server.auth.AuthFileLoader;
+import dev.lethe.server.auth.Authorizer;
+import dev.lethe.server.auth.InvalidAuthFileException;
+import dev.lethe.server.config.ConfigException;
+import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.iceberg.AuthorizerAccessCheck;
 import dev.lethe.server.iceberg.IcebergErrors;
 import dev.lethe.server.iceberg.IcebergJson;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
@@ -49,9 +55,29 @@ public final class LetheServer implements AutoCloseable {
     this.host = host;
   }
 
-  /** Starts the server with auth off and returns once it is listening. */
+  /**
+   * Starts the server and returns once it is listening. Auth is on when {@link
+   * ServerConfig#authFile()} names a principals file (docs/auth.md), off otherwise.
+   *
+   * @throws ConfigException if the auth file is invalid (the message names {@code lethe.auth.file})
+   */
   public static LetheServer start(ServerConfig config) {
-    return start(config, AccessCheck.ALLOW_ALL);
+    AccessCheck access = AccessCheck.ALLOW_ALL;
+    if (config.authFile() != null) {
+      try {
+        access = new AuthorizerAccessCheck(Authorizer.of(new AuthFileLoader().load(config.authFile())));
+      } catch (InvalidAuthFileException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
+      }
+    } else if (!isLoopback(config.host())) {
+      LOG.warn("Auth is off ({} not set) and the server binds {}: anyone who can reach it can change the catalog",
+          ConfigKeys.AUTH_FILE, config.host());
+    }
+    return start(config, access);
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("127.0.0.1") || host.equals("::1") || host.equals("localhost");
   }
 
   /**
@@ -142,6 +168,9 @@ public final class LetheServer implements AutoCloseable {
       body = IcebergErrors.toErrorResponse(failure);
     }
     ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
+    if (status == 401) {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"lethe\"");
+    }
     ctx.status(status).contentType("application/json").result(json.write(body));
   }
 

@@ -5,7 +5,8 @@ import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.MetalakeDao;
 import dev.lethe.catalog.entity.MetalakeRow;
-import dev.lethe.catalog.io.LocalFileIO;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.purge.SynchronousPurge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -25,6 +26,8 @@ public final class IcebergCatalogs implements AutoCloseable {
   private final String metalake;
   private final Clock clock;
   private final Supplier<String> ids;
+  private final FileIOFactory fileIOFactory = new FileIOFactory();
+  private final SynchronousPurge purge = new SynchronousPurge();
   private final Map<String, LetheCatalog> open = new ConcurrentHashMap<>();
 
   /**
@@ -99,14 +102,12 @@ public final class IcebergCatalogs implements AutoCloseable {
     }
     Optional<CatalogRow> row = database.jdbi().withHandle(h -> new MetalakeDao(h).findByName(metalake)
         .flatMap(lake -> new CatalogDao(h).findByName(lake.metalakeId(), name)));
-    return row.map(r -> open.computeIfAbsent(name, n -> new LetheCatalog(database, r, newFileIO(r), clock, ids)));
+    return row.map(r -> open.computeIfAbsent(name, n -> new LetheCatalog(database, r, newFileIO(r), purge, clock, ids)));
   }
 
-  /** The FileIO of a catalog: the one place that chooses and configures it. */
+  /** The FileIO of a catalog: the one place that creates it (local or S3, by warehouse and properties). */
   private FileIO newFileIO(CatalogRow row) {
-    LocalFileIO io = new LocalFileIO();
-    io.initialize(row.properties());
-    return io;
+    return fileIOFactory.create(row.warehouse(), row.properties());
   }
 
   @Override

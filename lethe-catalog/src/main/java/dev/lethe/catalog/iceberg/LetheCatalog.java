@@ -7,6 +7,8 @@ import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.purge.PurgeResult;
+import dev.lethe.catalog.purge.SynchronousPurge;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -16,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -69,6 +70,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   private final Jdbi jdbi;
   private final CatalogRow catalog;
   private final FileIO io;
+  private final SynchronousPurge purge;
   private final Clock clock;
   private final Supplier<String> ids;
 
@@ -76,13 +78,16 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @param database the entity store
    * @param catalog the catalog row served
    * @param io the FileIO of this catalog (owned: closed with the catalog)
+   * @param purge the synchronous purge run by {@code dropTable(id, true)}
    * @param clock source of entry times
    * @param ids source of unique ids (UUID strings)
    */
-  public LetheCatalog(CatalogDatabase database, CatalogRow catalog, FileIO io, Clock clock, Supplier<String> ids) {
+  public LetheCatalog(
+      CatalogDatabase database, CatalogRow catalog, FileIO io, SynchronousPurge purge, Clock clock, Supplier<String> ids) {
     this.jdbi = database.jdbi();
     this.catalog = catalog;
     this.io = io;
+    this.purge = purge;
     this.clock = clock;
     this.ids = ids;
     initialize(catalog.name(), catalog.properties());
@@ -196,9 +201,18 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     return true;
   }
 
-  /** The synchronous purge: the one place that deletes a table's files on drop. */
+  /**
+   * The synchronous purge: the one place that deletes a table's files on drop. Best effort, like
+   * Iceberg's: files that could not be deleted are logged and counted, and the entry still goes.
+   */
   private void purgeTableFiles(FileIO fileIO, TableMetadata metadata) {
-    CatalogUtil.dropTableData(fileIO, metadata);
+    PurgeResult result = purge.purge(fileIO, metadata);
+    if (result.totalFailed() > 0 || !result.unreadableManifests().isEmpty()) {
+      LOG.warn("Purge of table at {} left files: {} could not be deleted, {} manifests unreadable",
+          metadata.location(), result.totalFailed(), result.unreadableManifests().size());
+    } else {
+      LOG.info("Purged table at {}: {} files deleted (gc.enabled={})", metadata.location(), result.totalDeleted(), result.gcEnabled());
+    }
   }
 
   @Override
