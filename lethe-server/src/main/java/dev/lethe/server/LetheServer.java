@@ -76,6 +76,17 @@ public final class LetheServer implements AutoCloseable {
     return start(config, access);
   }
 
+  /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */
+  private static Map<String, String> catalogProperties(ServerConfig config) {
+    Map<String, String> props = new java.util.TreeMap<>();
+    config.properties().forEach((k, v) -> {
+      if (k.startsWith(ConfigKeys.CATALOG_PROPERTIES) && k.length() > ConfigKeys.CATALOG_PROPERTIES.length()) {
+        props.put(k.substring(ConfigKeys.CATALOG_PROPERTIES.length()), v);
+      }
+    });
+    return props;
+  }
+
   private static boolean isLoopback(String host) {
     return host.equals("127.0.0.1") || host.equals("::1") || host.equals("localhost");
   }
@@ -94,7 +105,7 @@ public final class LetheServer implements AutoCloseable {
     IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString());
     Javalin app;
     try {
-      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), Map.of());
+      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
       IcebergJson json = new IcebergJson();
       IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access);
       app = Javalin.create(c -> {
