@@ -3,6 +3,7 @@ package dev.lethe.server;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFileLoader;
 import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
@@ -180,7 +181,7 @@ public final class LetheServer implements AutoCloseable {
     }
     ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
     if (status == 401) {
-      ctx.header("WWW-Authenticate", "Bearer realm=\"lethe\"");
+      ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
     }
     ctx.status(status).contentType("application/json").result(json.write(body));
   }
