@@ -2,29 +2,65 @@ package dev.lethe.cli;
 
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ConfigException;
+import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.ServerConfigLoader;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code lethe server}: runs the catalog and store daemon until SIGTERM. */
+/**
+ * {@code lethe server}: runs the catalog (and later the store daemon) until SIGTERM.
+ *
+ * <p>Settings come from options, then environment variables, then {@code --config FILE}, then
+ * defaults (docs/catalog.md "Configuration"). An invalid value exits 2 with one line naming the key.
+ */
 @Command(name = "server", mixinStandardHelpOptions = true, description = "Run the Lethe server.")
 final class ServerCommand implements Callable<Integer> {
 
-  @Option(names = "--host", description = "Address to bind (default: ${DEFAULT-VALUE}).", defaultValue = "127.0.0.1")
+  @Spec CommandSpec spec;
+
+  @Option(names = "--host", description = "Address to bind (default: 127.0.0.1; key lethe.server.host).")
   String host;
 
-  @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).", defaultValue = "9001")
-  int port;
+  @Option(names = "--port", description = "Port to listen on (default: 9001; key lethe.server.port).")
+  String port;
 
-  @Option(names = "--data-dir", description = "Directory for the embedded database and warehouse (default: ${DEFAULT-VALUE}).", defaultValue = "./lethe-data")
-  Path dataDir;
+  @Option(names = "--data-dir", description = "Directory for the embedded database and warehouse (default: ./lethe-data; key lethe.data-dir).")
+  String dataDir;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "Configuration file: .properties, .yaml or .yml.")
+  Path configFile;
+
+  @Option(names = "--jdbc-url", description = "Catalog database: jdbc:h2:, jdbc:postgresql:, jdbc:mysql: or jdbc:mariadb: URL (default: H2 file <data-dir>/catalog).")
+  String jdbcUrl;
+
+  @Option(names = "--jdbc-user", description = "Database user.")
+  String jdbcUser;
+
+  @Option(names = "--jdbc-password", description = "Database password.")
+  String jdbcPassword;
 
   @Override
   public Integer call() throws Exception {
-    ServerConfig config = new ServerConfig(host, port, dataDir);
-    LetheServer server = LetheServer.start(config);
+    ServerConfig config;
+    LetheServer server;
+    try {
+      config = ServerConfigLoader.load(cliValues(), System.getenv(), configFile);
+      server = LetheServer.start(config);
+    } catch (ConfigException e) {
+      spec.commandLine().getErr().println("lethe server: " + e.getMessage());
+      return 2;
+    } catch (RuntimeException e) {
+      spec.commandLine().getErr().println("lethe server: cannot start: " + e.getMessage());
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
@@ -32,5 +68,22 @@ final class ServerCommand implements Callable<Integer> {
     }, "lethe-shutdown"));
     stopped.await();
     return 0;
+  }
+
+  private Map<String, String> cliValues() {
+    Map<String, String> values = new HashMap<>();
+    put(values, ConfigKeys.HOST, host);
+    put(values, ConfigKeys.PORT, port);
+    put(values, ConfigKeys.DATA_DIR, dataDir);
+    put(values, ConfigKeys.JDBC_URL, jdbcUrl);
+    put(values, ConfigKeys.JDBC_USER, jdbcUser);
+    put(values, ConfigKeys.JDBC_PASSWORD, jdbcPassword);
+    return values;
+  }
+
+  private static void put(Map<String, String> values, String key, String value) {
+    if (value != null) {
+      values.put(key, value);
+    }
   }
 }

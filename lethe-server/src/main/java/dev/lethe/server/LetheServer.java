@@ -1,30 +1,189 @@
 package dev.lethe.server;
 
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.DatabaseSettings;
+import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.server.auth.AuthDecision;
+import dev.lethe.server.auth.AuthFileLoader;
+import dev.lethe.server.auth.Authorizer;
+import dev.lethe.server.auth.InvalidAuthFileException;
+import dev.lethe.server.config.ConfigException;
+import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.iceberg.AuthorizerAccessCheck;
+import dev.lethe.server.iceberg.IcebergErrors;
+import dev.lethe.server.iceberg.IcebergJson;
+import dev.lethe.server.iceberg.IcebergRestRoutes;
 import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.eclipse.jetty.http.UriCompliance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The Lethe HTTP server: one process serving the catalog and the store daemon. */
+/**
+ * The Lethe HTTP server: one process serving the catalog and the store daemon.
+ *
+ * <p>On start it opens (and migrates) the catalog database, creates metalake {@code default} with
+ * catalog {@code main} if missing, and serves the Iceberg REST routes under {@code /iceberg/v1/}.
+ * Every error is JSON: Iceberg's {@link ErrorResponse} shape, never an HTML page.
+ */
 public final class LetheServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LetheServer.class);
 
-  private final Javalin app;
+  /** Metalake created and served on start. */
+  public static final String DEFAULT_METALAKE = "default";
+  /** Catalog created on first start; the default {@code warehouse}. */
+  public static final String DEFAULT_CATALOG = "main";
 
-  private LetheServer(Javalin app) {
+  private static final String ERROR_WRITTEN = "lethe.error-written";
+
+  private final Javalin app;
+  private final CatalogDatabase database;
+  private final IcebergCatalogs catalogs;
+  private final String host;
+
+  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host) {
     this.app = app;
+    this.database = database;
+    this.catalogs = catalogs;
+    this.host = host;
   }
 
-  /** Starts the server and returns once it is listening. */
+  /**
+   * Starts the server and returns once it is listening. Auth is on when {@link
+   * ServerConfig#authFile()} names a principals file (docs/auth.md), off otherwise.
+   *
+   * @throws ConfigException if the auth file is invalid (the message names {@code lethe.auth.file})
+   */
   public static LetheServer start(ServerConfig config) {
-    Javalin app = Javalin.create(c -> {
-      c.startup.showJavalinBanner = false;
-      c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+    AccessCheck access = AccessCheck.ALLOW_ALL;
+    if (config.authFile() != null) {
+      try {
+        access = new AuthorizerAccessCheck(Authorizer.of(new AuthFileLoader().load(config.authFile())));
+      } catch (InvalidAuthFileException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
+      }
+    } else if (!isLoopback(config.host())) {
+      LOG.warn("Auth is off ({} not set) and the server binds {}: anyone who can reach it can change the catalog",
+          ConfigKeys.AUTH_FILE, config.host());
+    }
+    return start(config, access);
+  }
+
+  /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */
+  private static Map<String, String> catalogProperties(ServerConfig config) {
+    Map<String, String> props = new java.util.TreeMap<>();
+    config.properties().forEach((k, v) -> {
+      if (k.startsWith(ConfigKeys.CATALOG_PROPERTIES) && k.length() > ConfigKeys.CATALOG_PROPERTIES.length()) {
+        props.put(k.substring(ConfigKeys.CATALOG_PROPERTIES.length()), v);
+      }
     });
-    app.start(config.host(), config.port());
-    LetheServer server = new LetheServer(app);
-    LOG.info("Lethe listening on {}", server.baseUrl(config.host()));
+    return props;
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("127.0.0.1") || host.equals("::1") || host.equals("localhost");
+  }
+
+  /**
+   * Starts the server and returns once it is listening.
+   *
+   * @param access the access check run before every Iceberg route
+   * @throws RuntimeException if the database cannot be opened or migrated, or the port is taken
+   */
+  public static LetheServer start(ServerConfig config, AccessCheck access) {
+    Clock clock = Clock.systemUTC();
+    createDirectories(config.dataDir());
+    CatalogDatabase database = CatalogDatabase.open(new DatabaseSettings(
+        config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()));
+    IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString());
+    Javalin app;
+    try {
+      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
+      IcebergJson json = new IcebergJson();
+      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access);
+      app = Javalin.create(c -> {
+        c.startup.showJavalinBanner = false;
+        c.http.maxRequestSize = config.maxRequestBytes();
+        // names may legally carry encoded characters such as %2F; the catalog answers 400 with JSON
+        c.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(UriCompliance.LEGACY));
+        c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
+        iceberg.register(c.routes);
+        c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
+        c.routes.exception(Exception.class, (e, ctx) -> {
+          int status = IcebergErrors.statusOf(e);
+          if (status == 500) {
+            LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
+          }
+          writeError(ctx, json, status, e, null);
+        });
+        c.routes.error(404, ctx -> {
+          if (ctx.attribute(ERROR_WRITTEN) == null) {
+            writeError(ctx, json, 404, null, "No route for " + ctx.method() + " " + ctx.path());
+          }
+        });
+        c.routes.error(405, ctx -> {
+          if (ctx.attribute(ERROR_WRITTEN) == null) {
+            writeError(ctx, json, 405, null, "Method not allowed: " + ctx.method() + " " + ctx.path());
+          }
+        });
+      });
+      app.start(config.host(), config.port());
+    } catch (RuntimeException e) {
+      catalogs.close();
+      database.close();
+      throw e;
+    }
+    LetheServer server = new LetheServer(app, database, catalogs, config.host());
+    LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     return server;
+  }
+
+  private static void createDirectories(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot create data directory " + dir, e);
+    }
+  }
+
+  private static void rejectOversizedBody(Context ctx, long max) {
+    long length = ctx.req().getContentLengthLong();
+    if (length > max) {
+      throw new HttpResponseException(413, "Request body too large: " + length + " bytes, limit is " + max + " bytes");
+    }
+  }
+
+  private static void writeError(Context ctx, IcebergJson json, int status, Throwable failure, String message) {
+    ErrorResponse body;
+    if (failure == null || failure instanceof HttpResponseException) {
+      String type = switch (status) {
+        case 404 -> "NotFoundException";
+        case 405 -> "MethodNotAllowed";
+        case 413 -> "RequestTooLarge";
+        default -> status >= 500 ? "InternalServerError" : "BadRequestException";
+      };
+      String text = message == null || message.isEmpty() ? "HTTP " + status : message;
+      if (status == 413 && !text.toLowerCase(java.util.Locale.ROOT).contains("limit")) {
+        text = "Request body too large: " + text;
+      }
+      body = ErrorResponse.builder().responseCode(status).withType(type).withMessage(text).build();
+    } else {
+      body = IcebergErrors.toErrorResponse(failure);
+    }
+    ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
+    if (status == 401) {
+      ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
+    }
+    ctx.status(status).contentType("application/json").result(json.write(body));
   }
 
   /** The port actually bound. */
@@ -32,12 +191,27 @@ public final class LetheServer implements AutoCloseable {
     return app.port();
   }
 
-  private String baseUrl(String host) {
-    return "http://" + host + ":" + port();
+  /** The URI to give an Iceberg REST client, e.g. {@code http://127.0.0.1:9001/iceberg}. */
+  public String icebergUri() {
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + IcebergRestRoutes.ROOT;
   }
 
+  /** The catalogs served (for management components in the same process). */
+  public IcebergCatalogs catalogs() {
+    return catalogs;
+  }
+
+  /** Stops HTTP, then closes the catalogs' FileIO and the database pool (which closes H2). */
   @Override
   public void close() {
-    app.stop();
+    try {
+      app.stop();
+    } finally {
+      try {
+        catalogs.close();
+      } finally {
+        database.close();
+      }
+    }
   }
 }

@@ -1,0 +1,78 @@
+package dev.lethe.catalog.entity;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The catalog's JDBC database: a HikariCP pool, migrated by Flyway with the vendor's migrations on
+ * open, queried through JDBI (DESIGN.md "Catalog / Entities and storage").
+ *
+ * <p>Closing it closes the pool; an embedded H2 database closes with its last connection.
+ */
+public final class CatalogDatabase implements AutoCloseable {
+  private final HikariDataSource dataSource;
+  private final DatabaseVendor vendor;
+  private final Jdbi jdbi;
+
+  private CatalogDatabase(HikariDataSource dataSource, DatabaseVendor vendor) {
+    this.dataSource = dataSource;
+    this.vendor = vendor;
+    this.jdbi = Jdbi.create(dataSource);
+  }
+
+  /**
+   * Opens the pool and applies pending migrations.
+   *
+   * @throws IllegalArgumentException if the URL names an unsupported database
+   * @throws org.flywaydb.core.api.FlywayException if a migration fails
+   * @throws RuntimeException from HikariCP if the database cannot be reached
+   */
+  public static CatalogDatabase open(DatabaseSettings settings) {
+    DatabaseVendor vendor = DatabaseVendor.fromJdbcUrl(settings.jdbcUrl());
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(settings.jdbcUrl());
+    if (settings.user() != null) {
+      config.setUsername(settings.user());
+    }
+    if (settings.password() != null) {
+      config.setPassword(settings.password());
+    }
+    config.setMaximumPoolSize(Math.max(1, settings.maxPoolSize()));
+    config.setPoolName("lethe-catalog");
+    HikariDataSource ds = new HikariDataSource(config);
+    try {
+      migrate(ds, vendor);
+      return new CatalogDatabase(ds, vendor);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw e;
+    }
+  }
+
+  private static void migrate(DataSource ds, DatabaseVendor vendor) {
+    Flyway.configure()
+        .dataSource(ds)
+        .locations(vendor.migrationLocation())
+        .table("lethe_schema_history")
+        .load()
+        .migrate();
+  }
+
+  /** The JDBI handle factory over the pool. */
+  public Jdbi jdbi() {
+    return jdbi;
+  }
+
+  /** The database family, chosen from the JDBC URL. */
+  public DatabaseVendor vendor() {
+    return vendor;
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+  }
+}

@@ -1,0 +1,99 @@
+package dev.lethe.catalog.entity;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+
+/** SQL of table {@code lethe_namespace}. */
+public final class NamespaceDao {
+  private static final String COLUMNS =
+      "namespace_id, catalog_id, name, parent_name, properties, created_at, updated_at";
+
+  private final Handle handle;
+
+  /** A DAO bound to one handle (and so to its transaction, if any). */
+  public NamespaceDao(Handle handle) {
+    this.handle = handle;
+  }
+
+  /** The namespace of that stored name, if any. */
+  public Optional<NamespaceRow> find(String catalogId, String name) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND name = :name")
+        .bind("c", catalogId)
+        .bind("name", name)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /** The same as {@link #find}, locking the row until the transaction ends. */
+  public Optional<NamespaceRow> findForUpdate(String catalogId, String name) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND name = :name FOR UPDATE")
+        .bind("c", catalogId)
+        .bind("name", name)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /** The direct children of a parent (stored name, {@code ""} for the top level), by name. */
+  public List<NamespaceRow> listChildren(String catalogId, String parentName) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND parent_name = :p ORDER BY name")
+        .bind("c", catalogId)
+        .bind("p", parentName)
+        .map((rs, ctx) -> map(rs))
+        .list();
+  }
+
+  /**
+   * Inserts a namespace.
+   *
+   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException on a duplicate name
+   */
+  public void insert(NamespaceRow row) {
+    handle
+        .createUpdate("INSERT INTO lethe_namespace (" + COLUMNS + ") "
+            + "VALUES (:id, :c, :name, :parent, :props, :created, :updated)")
+        .bind("id", row.namespaceId())
+        .bind("c", row.catalogId())
+        .bind("name", row.name())
+        .bind("parent", row.parentName())
+        .bind("props", Rows.propertiesToJson(row.properties()))
+        .bind("created", row.createdAt())
+        .bind("updated", row.updatedAt())
+        .execute();
+  }
+
+  /** Replaces the properties of a namespace; returns the number of rows changed (0 or 1). */
+  public int updateProperties(String namespaceId, Map<String, String> properties, long now) {
+    return handle
+        .createUpdate("UPDATE lethe_namespace SET properties = :props, updated_at = :now WHERE namespace_id = :id")
+        .bind("props", Rows.propertiesToJson(properties))
+        .bind("now", now)
+        .bind("id", namespaceId)
+        .execute();
+  }
+
+  /** Deletes a namespace row; returns the number of rows deleted (0 or 1). */
+  public int delete(String namespaceId) {
+    return handle
+        .createUpdate("DELETE FROM lethe_namespace WHERE namespace_id = :id")
+        .bind("id", namespaceId)
+        .execute();
+  }
+
+  private static NamespaceRow map(ResultSet rs) throws SQLException {
+    return new NamespaceRow(
+        rs.getString("namespace_id"),
+        rs.getString("catalog_id"),
+        rs.getString("name"),
+        rs.getString("parent_name"),
+        Rows.propertiesFromJson(rs.getString("properties")),
+        rs.getLong("created_at"),
+        rs.getLong("updated_at"));
+  }
+}

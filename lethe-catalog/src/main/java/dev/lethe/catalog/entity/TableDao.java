@@ -1,0 +1,139 @@
+package dev.lethe.catalog.entity;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * SQL of table {@code lethe_table}.
+ *
+ * <p>Every read of a table goes through {@link #IS_DELETED} (DESIGN.md "Entities and storage"):
+ * live rows are {@code NOT} that predicate, so a row marked deleted either way is never served.
+ */
+public final class TableDao {
+  /** The one "is deleted" predicate; every query of this DAO uses it. */
+  public static final String IS_DELETED = "(deleted_at <> 0 OR deletion_id IS NOT NULL)";
+
+  private static final String LIVE = "NOT " + IS_DELETED;
+  private static final String COLUMNS =
+      "table_id, catalog_id, namespace_id, name, metadata_location, previous_metadata_location, "
+          + "deleted_at, deletion_id, created_at, updated_at";
+
+  private final Handle handle;
+
+  /** A DAO bound to one handle (and so to its transaction, if any). */
+  public TableDao(Handle handle) {
+    this.handle = handle;
+  }
+
+  /** The live table of that name in the namespace, if any. */
+  public Optional<TableRow> findLive(String namespaceId, String name) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE namespace_id = :ns AND name = :name AND " + LIVE)
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /** Names of the live tables of a namespace, sorted. */
+  public List<String> listLiveNames(String namespaceId) {
+    return handle
+        .createQuery("SELECT name FROM lethe_table WHERE namespace_id = :ns AND " + LIVE + " ORDER BY name")
+        .bind("ns", namespaceId)
+        .mapTo(String.class)
+        .list();
+  }
+
+  /** Whether the namespace holds at least one live table. */
+  public boolean anyLive(String namespaceId) {
+    return handle
+        .createQuery("SELECT COUNT(*) FROM lethe_table WHERE namespace_id = :ns AND " + LIVE)
+        .bind("ns", namespaceId)
+        .mapTo(Long.class)
+        .one() > 0;
+  }
+
+  /**
+   * Inserts a live table.
+   *
+   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException if a live table of that
+   *     name exists (unique key)
+   */
+  public void insert(TableRow row) {
+    handle
+        .createUpdate("INSERT INTO lethe_table (" + COLUMNS + ") VALUES "
+            + "(:id, :c, :ns, :name, :loc, :prev, :deletedAt, :deletionId, :created, :updated)")
+        .bind("id", row.tableId())
+        .bind("c", row.catalogId())
+        .bind("ns", row.namespaceId())
+        .bind("name", row.name())
+        .bind("loc", row.metadataLocation())
+        .bind("prev", row.previousMetadataLocation())
+        .bind("deletedAt", row.deletedAt())
+        .bind("deletionId", row.deletionId())
+        .bind("created", row.createdAt())
+        .bind("updated", row.updatedAt())
+        .execute();
+  }
+
+  /**
+   * Swaps the metadata location of a live table if it is still {@code expected}: the commit's
+   * compare-and-set.
+   *
+   * @return 1 if swapped, 0 if the table is gone or another commit won
+   */
+  public int compareAndSetMetadataLocation(String namespaceId, String name, String expected, String next, long now) {
+    return handle
+        .createUpdate("UPDATE lethe_table SET metadata_location = :next, previous_metadata_location = :expected, "
+            + "updated_at = :now WHERE namespace_id = :ns AND name = :name AND metadata_location = :expected AND " + LIVE)
+        .bind("next", next)
+        .bind("expected", expected)
+        .bind("now", now)
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .execute();
+  }
+
+  /** Moves a live table to another namespace and/or name; returns rows changed (0 or 1). */
+  public int rename(String namespaceId, String name, String toNamespaceId, String toName, long now) {
+    return handle
+        .createUpdate("UPDATE lethe_table SET namespace_id = :toNs, name = :toName, updated_at = :now "
+            + "WHERE namespace_id = :ns AND name = :name AND " + LIVE)
+        .bind("toNs", toNamespaceId)
+        .bind("toName", toName)
+        .bind("now", now)
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .execute();
+  }
+
+  /**
+   * Removes the entry of a live table (the metadata-only drop); files are not touched.
+   *
+   * @return rows deleted (0 or 1)
+   */
+  public int deleteLive(String namespaceId, String name) {
+    return handle
+        .createUpdate("DELETE FROM lethe_table WHERE namespace_id = :ns AND name = :name AND " + LIVE)
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .execute();
+  }
+
+  private static TableRow map(ResultSet rs) throws SQLException {
+    return new TableRow(
+        rs.getString("table_id"),
+        rs.getString("catalog_id"),
+        rs.getString("namespace_id"),
+        rs.getString("name"),
+        rs.getString("metadata_location"),
+        rs.getString("previous_metadata_location"),
+        rs.getLong("deleted_at"),
+        rs.getString("deletion_id"),
+        rs.getLong("created_at"),
+        rs.getLong("updated_at"));
+  }
+}

@@ -1,0 +1,77 @@
+package dev.lethe.catalog.iceberg;
+
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Which names Lethe accepts for namespaces, tables and views: non-empty, at most 255 characters,
+ * no {@code /} and no control characters. A bad name is an {@link IllegalArgumentException}
+ * (Iceberg REST: 400) raised before anything is read or written.
+ */
+public final class EntityNames {
+  /** The longest accepted name, in characters. */
+  public static final int MAX_LENGTH = 255;
+
+  private EntityNames() {}
+
+  /**
+   * Checks one name.
+   *
+   * @param kind what is named, for the message ({@code "namespace"}, {@code "table"}, {@code "view"})
+   * @throws IllegalArgumentException naming the problem
+   */
+  public static void check(String kind, String name) {
+    if (name == null || name.isEmpty()) {
+      throw new IllegalArgumentException("Invalid " + kind + " name: empty");
+    }
+    if (name.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "Invalid " + kind + " name: longer than " + MAX_LENGTH + " characters");
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == '/') {
+        throw new IllegalArgumentException("Invalid " + kind + " name: contains '/': " + printable(name));
+      }
+      if (Character.isISOControl(c)) {
+        throw new IllegalArgumentException(
+            "Invalid " + kind + " name: contains control character U+" + String.format("%04X", (int) c) + ": " + printable(name));
+      }
+    }
+  }
+
+  /**
+   * Checks every level of a namespace; the empty namespace is rejected.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public static void checkNamespace(Namespace namespace) {
+    if (namespace == null || namespace.isEmpty()) {
+      throw new IllegalArgumentException("Invalid namespace name: empty");
+    }
+    for (String level : namespace.levels()) {
+      check("namespace", level);
+    }
+  }
+
+  /**
+   * Checks a table or view identifier: its namespace and its name.
+   *
+   * @throws IllegalArgumentException naming the problem
+   */
+  public static void checkIdentifier(String kind, TableIdentifier identifier) {
+    if (identifier == null) {
+      throw new IllegalArgumentException("Invalid " + kind + " identifier: null");
+    }
+    checkNamespace(identifier.namespace());
+    check(kind, identifier.name());
+  }
+
+  private static String printable(String name) {
+    StringBuilder sb = new StringBuilder();
+    for (char c : name.toCharArray()) {
+      sb.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+    }
+    return sb.toString();
+  }
+}

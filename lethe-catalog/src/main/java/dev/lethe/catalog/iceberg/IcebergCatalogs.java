@@ -1,0 +1,124 @@
+package dev.lethe.catalog.iceberg;
+
+import dev.lethe.catalog.entity.CatalogDao;
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.MetalakeDao;
+import dev.lethe.catalog.entity.MetalakeRow;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.purge.SynchronousPurge;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.apache.iceberg.io.FileIO;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/**
+ * The catalogs of one metalake, each served as a {@link LetheCatalog} with its own FileIO; creates
+ * the metalake and catalogs on request (idempotent, safe against a concurrent starter).
+ */
+public final class IcebergCatalogs implements AutoCloseable {
+  private final CatalogDatabase database;
+  private final String metalake;
+  private final Clock clock;
+  private final Supplier<String> ids;
+  private final FileIOFactory fileIOFactory = new FileIOFactory();
+  private final SynchronousPurge purge = new SynchronousPurge();
+  private final Map<String, LetheCatalog> open = new ConcurrentHashMap<>();
+
+  /**
+   * @param database the entity store
+   * @param metalake the metalake whose catalogs are served
+   * @param clock source of entry times
+   * @param ids source of unique ids
+   */
+  public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids) {
+    this.database = database;
+    this.metalake = metalake;
+    this.clock = clock;
+    this.ids = ids;
+  }
+
+  /** The metalake served. */
+  public String metalake() {
+    return metalake;
+  }
+
+  /**
+   * Creates the metalake and the catalog if they do not exist; an existing catalog is left as it is.
+   *
+   * @param name catalog name
+   * @param warehouse warehouse location for a new catalog
+   * @param properties FileIO and catalog properties for a new catalog
+   * @return the stored catalog row (the existing one if it was there)
+   */
+  public CatalogRow ensureCatalog(String name, String warehouse, Map<String, String> properties) {
+    EntityNames.check("catalog", name);
+    MetalakeRow lake = ensureMetalake();
+    Optional<CatalogRow> existing = database.jdbi().withHandle(h -> new CatalogDao(h).findByName(lake.metalakeId(), name));
+    if (existing.isPresent()) {
+      return existing.get();
+    }
+    long now = clock.millis();
+    CatalogRow row = new CatalogRow(ids.get(), lake.metalakeId(), name, warehouse, properties, now, now);
+    try {
+      database.jdbi().useHandle(h -> new CatalogDao(h).insert(row));
+      return row;
+    } catch (UnableToExecuteStatementException e) {
+      if (SqlErrors.isConstraintViolation(e)) { // another server created it first
+        return database.jdbi().withHandle(h -> new CatalogDao(h).findByName(lake.metalakeId(), name)).orElseThrow(() -> e);
+      }
+      throw e;
+    }
+  }
+
+  private MetalakeRow ensureMetalake() {
+    Optional<MetalakeRow> existing = database.jdbi().withHandle(h -> new MetalakeDao(h).findByName(metalake));
+    if (existing.isPresent()) {
+      return existing.get();
+    }
+    long now = clock.millis();
+    MetalakeRow row = new MetalakeRow(ids.get(), metalake, now, now);
+    try {
+      database.jdbi().useHandle(h -> new MetalakeDao(h).insert(row));
+      return row;
+    } catch (UnableToExecuteStatementException e) {
+      if (SqlErrors.isConstraintViolation(e)) {
+        return database.jdbi().withHandle(h -> new MetalakeDao(h).findByName(metalake)).orElseThrow(() -> e);
+      }
+      throw e;
+    }
+  }
+
+  /** The catalog of that name, or empty if the metalake has none. */
+  public Optional<LetheCatalog> catalog(String name) {
+    LetheCatalog cached = open.get(name);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<CatalogRow> row = database.jdbi().withHandle(h -> new MetalakeDao(h).findByName(metalake)
+        .flatMap(lake -> new CatalogDao(h).findByName(lake.metalakeId(), name)));
+    return row.map(r -> open.computeIfAbsent(name, n -> new LetheCatalog(database, r, newFileIO(r), purge, clock, ids)));
+  }
+
+  /** The FileIO of a catalog: the one place that creates it (local or S3, by warehouse and properties). */
+  private FileIO newFileIO(CatalogRow row) {
+    return fileIOFactory.create(row.warehouse(), row.properties());
+  }
+
+  @Override
+  public void close() {
+    for (LetheCatalog c : open.values()) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    open.clear();
+  }
+}

@@ -1,0 +1,526 @@
+package dev.lethe.catalog.iceberg;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.NamespaceDao;
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.entity.NamespaceRow;
+import dev.lethe.catalog.entity.TableDao;
+import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.purge.PurgeResult;
+import dev.lethe.catalog.purge.SynchronousPurge;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableCommit;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.RetryableValidationException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.view.ViewOperations;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Lethe catalog as an Iceberg {@link org.apache.iceberg.catalog.Catalog}, {@link
+ * SupportsNamespaces} and {@link org.apache.iceberg.catalog.ViewCatalog}, over the entity store
+ * (DESIGN.md "Catalog"). Iceberg's own REST handlers drive it; it knows nothing of HTTP.
+ *
+ * <p>Namespaces must exist before tables and views are created in them and drop only when they hold
+ * no table, view or child namespace. Dropping a table without purge removes its entry and leaves
+ * every file; with purge it deletes the table's files synchronously, then removes the entry.
+ * Dropping a view removes its entry only.
+ *
+ * <p>Default table locations are {@code <namespace location>/<table>-<id>}, where the namespace
+ * location is its {@code location} property or {@code <warehouse>/<level>/<level>…}; the unique
+ * suffix keeps a re-created table from sharing a directory with a dropped one (set catalog property
+ * {@code unique-table-location=false} for plain names).
+ */
+public final class LetheCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+  private static final Logger LOG = LoggerFactory.getLogger(LetheCatalog.class);
+
+  /** Catalog property: whether default table locations get a unique suffix (default true). */
+  public static final String UNIQUE_TABLE_LOCATION = "unique-table-location";
+
+  private final Jdbi jdbi;
+  private final CatalogRow catalog;
+  private final FileIO io;
+  private final SynchronousPurge purge;
+  private final Clock clock;
+  private final Supplier<String> ids;
+
+  /**
+   * @param database the entity store
+   * @param catalog the catalog row served
+   * @param io the FileIO of this catalog (owned: closed with the catalog)
+   * @param purge the synchronous purge run by {@code dropTable(id, true)}
+   * @param clock source of entry times
+   * @param ids source of unique ids (UUID strings)
+   */
+  public LetheCatalog(
+      CatalogDatabase database, CatalogRow catalog, FileIO io, SynchronousPurge purge, Clock clock, Supplier<String> ids) {
+    this.jdbi = database.jdbi();
+    this.catalog = catalog;
+    this.io = io;
+    this.purge = purge;
+    this.clock = clock;
+    this.ids = ids;
+    initialize(catalog.name(), catalog.properties());
+  }
+
+  /** The catalog row this instance serves. */
+  public CatalogRow row() {
+    return catalog;
+  }
+
+  @Override
+  protected Map<String, String> properties() {
+    return catalog.properties();
+  }
+
+  @Override
+  protected TableOperations newTableOps(TableIdentifier identifier) {
+    return new LetheTableOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids);
+  }
+
+  @Override
+  protected ViewOperations newViewOps(TableIdentifier identifier) {
+    return new LetheViewOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids);
+  }
+
+  @Override
+  protected boolean isValidIdentifier(TableIdentifier identifier) {
+    return !identifier.namespace().isEmpty();
+  }
+
+  @Override
+  protected String defaultWarehouseLocation(TableIdentifier identifier) {
+    EntityNames.checkIdentifier("table", identifier);
+    boolean unique = Boolean.parseBoolean(catalog.properties().getOrDefault(UNIQUE_TABLE_LOCATION, "true"));
+    String dir = unique ? identifier.name() + "-" + ids.get().replace("-", "") : identifier.name();
+    return namespaceLocation(identifier.namespace()) + "/" + dir;
+  }
+
+  private String namespaceLocation(Namespace namespace) {
+    Map<String, String> props = loadNamespaceMetadata(namespace);
+    String location = props.get("location");
+    if (location != null && !location.isEmpty()) {
+      return stripTrailingSlash(location);
+    }
+    return stripTrailingSlash(catalog.warehouse()) + "/" + String.join("/", namespace.levels());
+  }
+
+  private static String stripTrailingSlash(String s) {
+    String r = s;
+    while (r.length() > 1 && r.endsWith("/")) {
+      r = r.substring(0, r.length() - 1);
+    }
+    return r;
+  }
+
+  // ---- tables ----
+
+  @Override
+  public boolean tableExists(TableIdentifier identifier) {
+    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
+        .isPresent());
+  }
+
+  @Override
+  public List<TableIdentifier> listTables(Namespace namespace) {
+    return jdbi.withHandle(h -> {
+      NamespaceRow ns = requireNamespace(h, namespace);
+      return new TableDao(h).listLiveNames(ns.namespaceId()).stream()
+          .map(name -> TableIdentifier.of(namespace, name))
+          .toList();
+    });
+  }
+
+  @Override
+  public TableBuilder buildTable(TableIdentifier identifier, org.apache.iceberg.Schema schema) {
+    EntityNames.checkIdentifier("table", identifier);
+    return super.buildTable(identifier, schema);
+  }
+
+  /**
+   * Drops a table. Without purge only the entry goes; with purge the table's files are deleted
+   * first (see {@link #purgeTableFiles}), then the entry.
+   *
+   * @return false if no live table of that name exists
+   */
+  @Override
+  public boolean dropTable(TableIdentifier identifier, boolean purge) {
+    if (!tableExists(identifier)) {
+      return false;
+    }
+    if (purge) {
+      TableOperations ops = newTableOps(identifier);
+      TableMetadata last = null;
+      try {
+        last = ops.current();
+      } catch (NotFoundException e) {
+        LOG.warn("Cannot read metadata of table {} for purge; dropping the entry only: {}", identifier, e.getMessage());
+      }
+      if (last != null) {
+        purgeTableFiles(ops.io(), last);
+      }
+    }
+    int deleted = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> new TableDao(h).deleteLive(ns.namespaceId(), identifier.name()))
+        .orElse(0));
+    if (deleted == 0) {
+      return false;
+    }
+    LOG.info("Dropped table {}.{} (purge={})", catalog.name(), identifier, purge);
+    return true;
+  }
+
+  /**
+   * The synchronous purge: the one place that deletes a table's files on drop. Best effort, like
+   * Iceberg's: files that could not be deleted are logged and counted, and the entry still goes.
+   */
+  private void purgeTableFiles(FileIO fileIO, TableMetadata metadata) {
+    PurgeResult result = purge.purge(fileIO, metadata);
+    if (result.totalFailed() > 0 || !result.unreadableManifests().isEmpty()) {
+      LOG.warn("Purge of table at {} left files: {} could not be deleted, {} manifests unreadable",
+          metadata.location(), result.totalFailed(), result.unreadableManifests().size());
+    }
+  }
+
+  @Override
+  public void renameTable(TableIdentifier from, TableIdentifier to) {
+    EntityNames.checkIdentifier("table", to);
+    if (from.equals(to)) {
+      return;
+    }
+    try {
+      jdbi.useTransaction(h -> {
+        NamespaceRow fromNs = findNamespace(h, catalog.catalogId(), from.namespace())
+            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
+        TableDao tables = new TableDao(h);
+        if (tables.findLive(fromNs.namespaceId(), from.name()).isEmpty()) {
+          throw new NoSuchTableException("Table does not exist: %s", from);
+        }
+        NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
+            .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
+        if (new ViewDao(h).find(toNs.namespaceId(), to.name()).isPresent()) {
+          throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
+        }
+        if (tables.findLive(toNs.namespaceId(), to.name()).isPresent()) {
+          throw new AlreadyExistsException("Table already exists: %s", to);
+        }
+        if (tables.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
+          throw new NoSuchTableException("Table does not exist: %s", from);
+        }
+      });
+    } catch (UnableToExecuteStatementException e) {
+      if (SqlErrors.isConstraintViolation(e)) {
+        throw new AlreadyExistsException(e, "Table already exists: %s", to);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Registers an existing metadata file as a table; with {@code overwrite} an existing table's
+   * entry is pointed at the file instead (its files are not touched).
+   *
+   * @throws AlreadyExistsException if the table exists and {@code overwrite} is false
+   */
+  @Override
+  public Table registerTable(TableIdentifier identifier, String metadataFileLocation, boolean overwrite) {
+    EntityNames.checkIdentifier("table", identifier);
+    if (!overwrite || !tableExists(identifier)) {
+      return registerTable(identifier, metadataFileLocation);
+    }
+    TableOperations ops = newTableOps(identifier);
+    TableMetadata current = ops.current();
+    TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation)); // fail before any change if unreadable
+    String expected = current.metadataFileLocation();
+    int swapped = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> new TableDao(h).compareAndSetMetadataLocation(
+            ns.namespaceId(), identifier.name(), expected, metadataFileLocation, clock.millis()))
+        .orElse(0));
+    if (swapped != 1) {
+      throw new CommitFailedException("Cannot register %s: the table changed concurrently", identifier);
+    }
+    TableOperations fresh = newTableOps(identifier);
+    fresh.refresh();
+    return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());
+  }
+
+  @Override
+  public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
+    EntityNames.checkIdentifier("table", identifier);
+    return super.registerTable(identifier, metadataFileLocation);
+  }
+
+  /**
+   * Commits changes to several tables atomically: every new metadata file is written first, then
+   * every metadata location is swapped in one database transaction; if any swap loses its race,
+   * none is applied.
+   *
+   * @throws NoSuchTableException if a table does not exist
+   * @throws CommitFailedException if a requirement fails or another commit won (nothing changed)
+   */
+  public void commitTransaction(List<TableCommit> commits) {
+    record Staged(TableIdentifier id, String expected, String next) {}
+    List<Staged> staged = new ArrayList<>();
+    for (TableCommit commit : commits) {
+      LetheTableOperations ops = (LetheTableOperations) newTableOps(commit.identifier());
+      TableMetadata base = ops.current();
+      if (base == null) {
+        throw new NoSuchTableException("Table does not exist: %s", commit.identifier());
+      }
+      for (UpdateRequirement requirement : commit.requirements()) {
+        requirement.validate(base);
+      }
+      TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+      try {
+        for (MetadataUpdate update : commit.updates()) {
+          update.applyTo(builder);
+        }
+      } catch (RetryableValidationException e) {
+        throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
+      }
+      TableMetadata updated = builder.build();
+      if (!updated.changes().isEmpty()) {
+        staged.add(new Staged(commit.identifier(), base.metadataFileLocation(), ops.writeMetadata(updated)));
+      }
+    }
+    long now = clock.millis();
+    jdbi.useTransaction(h -> {
+      for (Staged s : staged) {
+        int swapped = findNamespace(h, catalog.catalogId(), s.id().namespace())
+            .map(ns -> new TableDao(h).compareAndSetMetadataLocation(ns.namespaceId(), s.id().name(), s.expected(), s.next(), now))
+            .orElse(0);
+        if (swapped != 1) {
+          throw new CommitFailedException("Cannot commit transaction: table %s changed concurrently", s.id());
+        }
+      }
+    });
+  }
+
+  // ---- views ----
+
+  @Override
+  public boolean viewExists(TableIdentifier identifier) {
+    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .flatMap(ns -> new ViewDao(h).find(ns.namespaceId(), identifier.name()))
+        .isPresent());
+  }
+
+  @Override
+  public org.apache.iceberg.view.ViewBuilder buildView(TableIdentifier identifier) {
+    EntityNames.checkIdentifier("view", identifier);
+    return super.buildView(identifier);
+  }
+
+  @Override
+  public List<TableIdentifier> listViews(Namespace namespace) {
+    return jdbi.withHandle(h -> {
+      NamespaceRow ns = requireNamespace(h, namespace);
+      return new ViewDao(h).listNames(ns.namespaceId()).stream()
+          .map(name -> TableIdentifier.of(namespace, name))
+          .toList();
+    });
+  }
+
+  /** Removes a view's entry; its metadata files stay. Returns false if there was no such view. */
+  @Override
+  public boolean dropView(TableIdentifier identifier) {
+    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> new ViewDao(h).delete(ns.namespaceId(), identifier.name()))
+        .orElse(0)) == 1;
+  }
+
+  @Override
+  public void renameView(TableIdentifier from, TableIdentifier to) {
+    EntityNames.checkIdentifier("view", to);
+    if (from.equals(to)) {
+      return;
+    }
+    try {
+      jdbi.useTransaction(h -> {
+        NamespaceRow fromNs = findNamespace(h, catalog.catalogId(), from.namespace())
+            .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", from));
+        ViewDao views = new ViewDao(h);
+        if (views.find(fromNs.namespaceId(), from.name()).isEmpty()) {
+          throw new NoSuchViewException("View does not exist: %s", from);
+        }
+        NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
+            .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
+        if (new TableDao(h).findLive(toNs.namespaceId(), to.name()).isPresent()) {
+          throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
+        }
+        if (views.find(toNs.namespaceId(), to.name()).isPresent()) {
+          throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
+        }
+        if (views.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
+          throw new NoSuchViewException("View does not exist: %s", from);
+        }
+      });
+    } catch (UnableToExecuteStatementException e) {
+      if (SqlErrors.isConstraintViolation(e)) {
+        throw new AlreadyExistsException(e, "View already exists: %s", to);
+      }
+      throw e;
+    }
+  }
+
+  // ---- namespaces ----
+
+  @Override
+  public void createNamespace(Namespace namespace, Map<String, String> metadata) {
+    EntityNames.checkNamespace(namespace);
+    long now = clock.millis();
+    try {
+      jdbi.useTransaction(h -> {
+        NamespaceDao namespaces = new NamespaceDao(h);
+        String name = NamespaceNames.encode(namespace);
+        if (namespaces.find(catalog.catalogId(), name).isPresent()) {
+          throw new AlreadyExistsException("Namespace already exists: %s", namespace);
+        }
+        namespaces.insert(new NamespaceRow(ids.get(), catalog.catalogId(), name, NamespaceNames.parentOf(namespace),
+            metadata == null ? Map.of() : metadata, now, now));
+      });
+    } catch (UnableToExecuteStatementException e) {
+      if (SqlErrors.isConstraintViolation(e)) {
+        throw new AlreadyExistsException(e, "Namespace already exists: %s", namespace);
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public List<Namespace> listNamespaces(Namespace parent) {
+    return jdbi.withHandle(h -> {
+      if (!parent.isEmpty()) {
+        requireNamespace(h, parent);
+      }
+      return new NamespaceDao(h).listChildren(catalog.catalogId(), NamespaceNames.encode(parent)).stream()
+          .map(row -> NamespaceNames.decode(row.name()))
+          .toList();
+    });
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(Namespace namespace) {
+    return jdbi.withHandle(h -> requireNamespace(h, namespace).properties());
+  }
+
+  @Override
+  public boolean namespaceExists(Namespace namespace) {
+    return !namespace.isEmpty() && jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), namespace).isPresent());
+  }
+
+  /**
+   * Drops an empty namespace.
+   *
+   * @return false if it does not exist
+   * @throws NamespaceNotEmptyException if it holds a table, a view or a child namespace
+   */
+  @Override
+  public boolean dropNamespace(Namespace namespace) {
+    if (namespace.isEmpty()) {
+      return false;
+    }
+    return jdbi.inTransaction(h -> {
+      Optional<NamespaceRow> row = findNamespaceForUpdate(h, catalog.catalogId(), namespace);
+      if (row.isEmpty()) {
+        return false;
+      }
+      String id = row.get().namespaceId();
+      if (new TableDao(h).anyLive(id)) {
+        throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains tables", namespace);
+      }
+      if (new ViewDao(h).any(id)) {
+        throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains views", namespace);
+      }
+      NamespaceDao namespaces = new NamespaceDao(h);
+      if (!namespaces.listChildren(catalog.catalogId(), row.get().name()).isEmpty()) {
+        throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains namespaces", namespace);
+      }
+      return namespaces.delete(id) == 1;
+    });
+  }
+
+  @Override
+  public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    return changeProperties(namespace, props -> props.putAll(properties));
+  }
+
+  @Override
+  public boolean removeProperties(Namespace namespace, Set<String> properties) {
+    return changeProperties(namespace, props -> props.keySet().removeAll(properties));
+  }
+
+  private boolean changeProperties(Namespace namespace, java.util.function.Consumer<Map<String, String>> change) {
+    return jdbi.inTransaction(h -> {
+      NamespaceRow row = findNamespaceForUpdate(h, catalog.catalogId(), namespace)
+          .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+      Map<String, String> props = new HashMap<>(row.properties());
+      change.accept(props);
+      if (props.equals(row.properties())) {
+        return false;
+      }
+      return new NamespaceDao(h).updateProperties(row.namespaceId(), props, clock.millis()) == 1;
+    });
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      super.close();
+    } finally {
+      io.close();
+    }
+  }
+
+  // ---- shared lookups (also used by the operations) ----
+
+  static Optional<NamespaceRow> findNamespace(Handle h, String catalogId, Namespace namespace) {
+    if (namespace.isEmpty()) {
+      return Optional.empty();
+    }
+    return new NamespaceDao(h).find(catalogId, NamespaceNames.encode(namespace));
+  }
+
+  static Optional<NamespaceRow> findNamespaceForUpdate(Handle h, String catalogId, Namespace namespace) {
+    if (namespace.isEmpty()) {
+      return Optional.empty();
+    }
+    return new NamespaceDao(h).findForUpdate(catalogId, NamespaceNames.encode(namespace));
+  }
+
+  private NamespaceRow requireNamespace(Handle h, Namespace namespace) {
+    return findNamespace(h, catalog.catalogId(), namespace)
+        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+  }
+}

@@ -1,0 +1,41 @@
+package dev.lethe.server.config;
+
+/** The configuration keys of {@code lethe server} (docs/catalog.md "Configuration"). */
+public final class ConfigKeys {
+  /** Address to bind; default {@code 127.0.0.1}. */
+  public static final String HOST = "lethe.server.host";
+  /** Port; default {@code 9001}. */
+  public static final String PORT = "lethe.server.port";
+  /** Data directory; default {@code ./lethe-data}. */
+  public static final String DATA_DIR = "lethe.data-dir";
+  /** Catalog database URL; default the H2 file {@code <data-dir>/catalog}. */
+  public static final String JDBC_URL = "lethe.jdbc.url";
+  /** Database user; default none. */
+  public static final String JDBC_USER = "lethe.jdbc.user";
+  /** Database password; default none. */
+  public static final String JDBC_PASSWORD = "lethe.jdbc.password";
+  /** Most pooled database connections; default 10. */
+  public static final String JDBC_POOL_SIZE = "lethe.jdbc.pool-size";
+  /** Warehouse of catalog {@code main} when it is first created; default {@code <data-dir>/warehouse}. */
+  public static final String WAREHOUSE = "lethe.catalog.warehouse";
+  /**
+   * Prefix of FileIO and catalog properties given to catalog {@code main} when it is first created,
+   * e.g. {@code lethe.catalog.properties.s3.endpoint}; set them in the config file or on the command
+   * line (their environment names cannot be mapped back to dotted property names).
+   */
+  public static final String CATALOG_PROPERTIES = "lethe.catalog.properties.";
+  /** Largest request body in bytes; default 8388608 (8 MiB). */
+  public static final String MAX_REQUEST_BYTES = "lethe.http.max-request-bytes";
+  /** Principals file; default none (auth off). */
+  public static final String AUTH_FILE = "lethe.auth.file";
+
+  private ConfigKeys() {}
+
+  /**
+   * The environment variable of a key: upper case, {@code .} and {@code -} become {@code _}
+   * ({@code lethe.jdbc.url} → {@code LETHE_JDBC_URL}).
+   */
+  public static String environmentVariable(String key) {
+    return key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+  }
+}

@@ -1,0 +1,19 @@
+package dev.lethe.server.iceberg;
+
+/**
+ * Decides, on the request thread and before any catalog call, whether a request may read or write
+ * a catalog. It throws {@link org.apache.iceberg.exceptions.NotAuthorizedException} (401) or {@link
+ * org.apache.iceberg.exceptions.ForbiddenException} (403) to refuse; returning means allowed.
+ */
+@FunctionalInterface
+public interface AccessCheck {
+  /** Allows everything: auth off. */
+  AccessCheck ALLOW_ALL = (authorization, catalog, write) -> {};
+
+  /**
+   * @param authorizationHeader the raw {@code Authorization} header, null if absent; never log it
+   * @param catalog the catalog named by the request (the REST {@code prefix} or {@code warehouse})
+   * @param write true for mutations, false for reads (GET, HEAD)
+   */
+  void check(String authorizationHeader, String catalog, boolean write);
+}

@@ -1,0 +1,33 @@
+package dev.lethe.server.iceberg;
+
+import dev.lethe.server.auth.Access;
+import dev.lethe.server.auth.AuthDecision;
+import dev.lethe.server.auth.Authorizer;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+
+/**
+ * The access check of the Iceberg routes backed by the auth file's {@link Authorizer}: read for
+ * GET/HEAD, write for mutations, decided on the request thread. Refusals carry the authorizer's
+ * reason, which never contains a token.
+ */
+public final class AuthorizerAccessCheck implements AccessCheck {
+  private final Authorizer authorizer;
+
+  /** @param authorizer the principals of the auth file */
+  public AuthorizerAccessCheck(Authorizer authorizer) {
+    this.authorizer = authorizer;
+  }
+
+  @Override
+  public void check(String authorizationHeader, String catalog, boolean write) {
+    AuthDecision decision = authorizer.authorize(authorizationHeader, catalog, write ? Access.WRITE : Access.READ);
+    // Java 17: no pattern switch; the sealed interface has exactly these three cases
+    if (decision instanceof AuthDecision.Unauthenticated u) {
+      throw new NotAuthorizedException("%s", u.reason());
+    }
+    if (decision instanceof AuthDecision.Forbidden f) {
+      throw new ForbiddenException("%s", f.reason());
+    }
+  }
+}

@@ -1,0 +1,318 @@
+package dev.lethe.server.iceberg;
+
+import dev.lethe.catalog.iceberg.EntityNames;
+import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.catalog.iceberg.LetheCatalog;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.util.List;
+import java.util.Locale;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.ImmutableTableCommit;
+import org.apache.iceberg.catalog.TableCommit;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+
+/**
+ * The Iceberg REST routes under {@code /iceberg/v1/} (DESIGN.md "HTTP surface"). Each handler only
+ * parses the request with Iceberg's models, checks access, calls Iceberg's {@link CatalogHandlers}
+ * (or the catalog) and writes the response; catalog rules live in {@link LetheCatalog}.
+ */
+public final class IcebergRestRoutes {
+  /** Root of the Iceberg REST API; clients use {@code http://host:port/iceberg} as their URI. */
+  public static final String ROOT = "/iceberg";
+
+  /** Every endpoint served, as announced by {@code GET /iceberg/v1/config}. */
+  public static final List<Endpoint> ENDPOINTS = List.of(
+      Endpoint.V1_LIST_NAMESPACES, Endpoint.V1_LOAD_NAMESPACE, Endpoint.V1_NAMESPACE_EXISTS,
+      Endpoint.V1_CREATE_NAMESPACE, Endpoint.V1_UPDATE_NAMESPACE, Endpoint.V1_DELETE_NAMESPACE,
+      Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE, Endpoint.V1_TABLE_EXISTS, Endpoint.V1_CREATE_TABLE,
+      Endpoint.V1_UPDATE_TABLE, Endpoint.V1_DELETE_TABLE, Endpoint.V1_RENAME_TABLE, Endpoint.V1_REGISTER_TABLE,
+      Endpoint.V1_REPORT_METRICS, Endpoint.V1_COMMIT_TRANSACTION,
+      Endpoint.V1_LIST_VIEWS, Endpoint.V1_LOAD_VIEW, Endpoint.V1_VIEW_EXISTS, Endpoint.V1_CREATE_VIEW,
+      Endpoint.V1_UPDATE_VIEW, Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW, Endpoint.V1_REGISTER_VIEW);
+
+  private static final String NAMESPACE_SEPARATOR = "\u001f";
+
+  private final IcebergCatalogs catalogs;
+  private final IcebergJson json;
+  private final String defaultCatalog;
+  private final AccessCheck access;
+
+  /**
+   * @param catalogs the catalogs served, by name (= REST prefix)
+   * @param json the Iceberg JSON mapper
+   * @param defaultCatalog catalog used by {@code GET /config} without {@code warehouse}
+   * @param access the access check run before every route
+   */
+  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access) {
+    this.catalogs = catalogs;
+    this.json = json;
+    this.defaultCatalog = defaultCatalog;
+    this.access = access;
+  }
+
+  @FunctionalInterface
+  private interface CatalogHandler {
+    void handle(Context ctx, LetheCatalog catalog) throws Exception;
+  }
+
+  /** Registers every route. */
+  public void register(RoutesConfig routes) {
+    routes.get(ROOT + "/v1/config", this::config);
+
+    String p = ROOT + "/v1/{prefix}";
+    String ns = p + "/namespaces/{namespace}";
+    route(routes, HandlerType.GET, p + "/namespaces", (ctx, c) -> {
+      String parent = ctx.queryParam("parent");
+      Namespace parentNs = parent == null || parent.isEmpty() ? Namespace.empty() : decodeNamespace(parent);
+      String pageToken = ctx.queryParam("pageToken");
+      String pageSize = pageSize(ctx);
+      ok(ctx, pageSize == null
+          ? CatalogHandlers.listNamespaces(c, parentNs)
+          : CatalogHandlers.listNamespaces(c, parentNs, pageToken, pageSize));
+    });
+    route(routes, HandlerType.POST, p + "/namespaces", (ctx, c) -> {
+      CreateNamespaceRequest req = json.read(ctx.bodyAsBytes(), CreateNamespaceRequest.class);
+      req.validate();
+      ok(ctx, CatalogHandlers.createNamespace(c, req));
+    });
+    route(routes, HandlerType.GET, ns, (ctx, c) -> ok(ctx, CatalogHandlers.loadNamespace(c, namespace(ctx))));
+    route(routes, HandlerType.HEAD, ns, (ctx, c) -> {
+      CatalogHandlers.namespaceExists(c, namespace(ctx));
+      ctx.status(204);
+    });
+    route(routes, HandlerType.DELETE, ns, (ctx, c) -> {
+      CatalogHandlers.dropNamespace(c, namespace(ctx));
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, ns + "/properties", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      UpdateNamespacePropertiesRequest req = json.read(ctx.bodyAsBytes(), UpdateNamespacePropertiesRequest.class);
+      ok(ctx, CatalogHandlers.updateNamespaceProperties(c, namespace, req));
+    });
+
+    // tables
+    route(routes, HandlerType.GET, ns + "/tables", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      String pageSize = pageSize(ctx);
+      ok(ctx, pageSize == null
+          ? CatalogHandlers.listTables(c, namespace)
+          : CatalogHandlers.listTables(c, namespace, ctx.queryParam("pageToken"), pageSize));
+    });
+    route(routes, HandlerType.POST, ns + "/tables", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      CreateTableRequest req = json.read(ctx.bodyAsBytes(), CreateTableRequest.class);
+      req.validate();
+      EntityNames.check("table", req.name());
+      if (!c.namespaceExists(namespace)) {
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+      }
+      ok(ctx, req.stageCreate()
+          ? CatalogHandlers.stageTableCreate(c, namespace, req)
+          : CatalogHandlers.createTable(c, namespace, req));
+    });
+    String table = ns + "/tables/{table}";
+    route(routes, HandlerType.GET, table, (ctx, c) -> ok(ctx, CatalogHandlers.loadTable(c, tableId(ctx), snapshotMode(ctx))));
+    route(routes, HandlerType.HEAD, table, (ctx, c) -> {
+      CatalogHandlers.tableExists(c, tableId(ctx));
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, table, (ctx, c) -> {
+      TableIdentifier id = tableId(ctx);
+      UpdateTableRequest req = json.read(ctx.bodyAsBytes(), UpdateTableRequest.class);
+      ok(ctx, CatalogHandlers.updateTable(c, id, req));
+    });
+    route(routes, HandlerType.DELETE, table, (ctx, c) -> {
+      TableIdentifier id = tableId(ctx);
+      if (purgeRequested(ctx)) {
+        CatalogHandlers.purgeTable(c, id);
+      } else {
+        CatalogHandlers.dropTable(c, id);
+      }
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, table + "/metrics", (ctx, c) -> {
+      tableId(ctx);
+      json.read(ctx.bodyAsBytes(), ReportMetricsRequest.class);
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, ns + "/register", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      RegisterTableRequest req = json.read(ctx.bodyAsBytes(), RegisterTableRequest.class);
+      req.validate();
+      EntityNames.check("table", req.name());
+      ok(ctx, CatalogHandlers.registerTable(c, namespace, req));
+    });
+    route(routes, HandlerType.POST, p + "/tables/rename", (ctx, c) -> {
+      RenameTableRequest req = json.read(ctx.bodyAsBytes(), RenameTableRequest.class);
+      req.validate();
+      EntityNames.checkIdentifier("table", req.destination());
+      CatalogHandlers.renameTable(c, req);
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, p + "/transactions/commit", (ctx, c) -> {
+      CommitTransactionRequest req = json.read(ctx.bodyAsBytes(), CommitTransactionRequest.class);
+      req.validate();
+      c.commitTransaction(req.tableChanges().stream()
+          .map(change -> (TableCommit) ImmutableTableCommit.builder()
+              .identifier(change.identifier())
+              .requirements(change.requirements())
+              .updates(change.updates())
+              .build())
+          .toList());
+      ctx.status(204);
+    });
+
+    // views
+    route(routes, HandlerType.GET, ns + "/views", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      String pageSize = pageSize(ctx);
+      ok(ctx, pageSize == null
+          ? CatalogHandlers.listViews(c, namespace)
+          : CatalogHandlers.listViews(c, namespace, ctx.queryParam("pageToken"), pageSize));
+    });
+    route(routes, HandlerType.POST, ns + "/views", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      CreateViewRequest req = json.read(ctx.bodyAsBytes(), CreateViewRequest.class);
+      req.validate();
+      EntityNames.check("view", req.name());
+      ok(ctx, CatalogHandlers.createView(c, namespace, req));
+    });
+    String view = ns + "/views/{view}";
+    route(routes, HandlerType.GET, view, (ctx, c) -> ok(ctx, CatalogHandlers.loadView(c, viewId(ctx))));
+    route(routes, HandlerType.HEAD, view, (ctx, c) -> {
+      CatalogHandlers.viewExists(c, viewId(ctx));
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, view, (ctx, c) -> {
+      TableIdentifier id = viewId(ctx);
+      UpdateTableRequest req = json.read(ctx.bodyAsBytes(), UpdateTableRequest.class);
+      ok(ctx, CatalogHandlers.updateView(c, id, req));
+    });
+    route(routes, HandlerType.DELETE, view, (ctx, c) -> {
+      CatalogHandlers.dropView(c, viewId(ctx));
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, p + "/views/rename", (ctx, c) -> {
+      RenameTableRequest req = json.read(ctx.bodyAsBytes(), RenameTableRequest.class);
+      req.validate();
+      EntityNames.checkIdentifier("view", req.destination());
+      CatalogHandlers.renameView(c, req);
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, ns + "/register-view", (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      RegisterViewRequest req = json.read(ctx.bodyAsBytes(), RegisterViewRequest.class);
+      req.validate();
+      EntityNames.check("view", req.name());
+      ok(ctx, CatalogHandlers.registerView(c, namespace, req));
+    });
+  }
+
+  private void config(Context ctx) {
+    String warehouse = ctx.queryParam("warehouse");
+    String name = warehouse == null || warehouse.isEmpty() ? defaultCatalog : warehouse;
+    access.check(ctx.header("Authorization"), name, false);
+    catalogs.catalog(name).orElseThrow(() -> new NotFoundException("Warehouse does not exist: %s", name));
+    ok(ctx, ConfigResponse.builder()
+        .withOverride("prefix", name)
+        .withEndpoints(ENDPOINTS)
+        .build());
+  }
+
+  private void route(RoutesConfig routes, HandlerType method, String path, CatalogHandler handler) {
+    boolean write = method != HandlerType.GET && method != HandlerType.HEAD;
+    routes.addHttpHandler(method, path, ctx -> {
+      String prefix = ctx.pathParam("prefix");
+      access.check(ctx.header("Authorization"), prefix, write);
+      LetheCatalog catalog = catalogs.catalog(prefix)
+          .orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
+      handler.handle(ctx, catalog);
+    });
+  }
+
+  private void ok(Context ctx, Object response) {
+    ctx.status(200).contentType("application/json").result(json.write(response));
+  }
+
+  private static String pageSize(Context ctx) {
+    String pageSize = ctx.queryParam("pageSize");
+    if (pageSize == null || pageSize.isEmpty()) {
+      return ctx.queryParam("pageToken") == null ? null : "1000";
+    }
+    int size;
+    try {
+      size = Integer.parseInt(pageSize);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid pageSize: not a number: " + pageSize);
+    }
+    if (size < 1) {
+      throw new IllegalArgumentException("Invalid pageSize: must be at least 1: " + pageSize);
+    }
+    return pageSize;
+  }
+
+  private static boolean purgeRequested(Context ctx) {
+    String v = ctx.queryParam("purgeRequested");
+    if (v == null || v.isEmpty()) {
+      return false;
+    }
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("Invalid purgeRequested: expected true or false: " + v);
+    };
+  }
+
+  private static SnapshotMode snapshotMode(Context ctx) {
+    String v = ctx.queryParam("snapshots");
+    if (v == null || v.isEmpty()) {
+      return SnapshotMode.ALL;
+    }
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "all" -> SnapshotMode.ALL;
+      case "refs" -> SnapshotMode.REFS;
+      default -> throw new IllegalArgumentException("Invalid snapshots: expected all or refs: " + v);
+    };
+  }
+
+  private static Namespace namespace(Context ctx) {
+    return decodeNamespace(ctx.pathParam("namespace"));
+  }
+
+  private static Namespace decodeNamespace(String decoded) {
+    Namespace namespace = Namespace.of(decoded.split(NAMESPACE_SEPARATOR, -1));
+    EntityNames.checkNamespace(namespace);
+    return namespace;
+  }
+
+  private static TableIdentifier tableId(Context ctx) {
+    TableIdentifier id = TableIdentifier.of(namespace(ctx), ctx.pathParam("table"));
+    EntityNames.check("table", id.name());
+    return id;
+  }
+
+  private static TableIdentifier viewId(Context ctx) {
+    TableIdentifier id = TableIdentifier.of(namespace(ctx), ctx.pathParam("view"));
+    EntityNames.check("view", id.name());
+    return id;
+  }
+
+}

@@ -1,0 +1,69 @@
+package dev.lethe.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lethe.server.ServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigLoaderTest {
+  @TempDir Path dir;
+
+  @Test
+  void defaultsServeEmbeddedH2AndLocalWarehouseOnLoopback() {
+    ServerConfig c = ServerConfigLoader.load(Map.of(), Map.of(), null);
+    assertThat(c.host()).isEqualTo("127.0.0.1");
+    assertThat(c.port()).isEqualTo(9001);
+    assertThat(c.dataDir()).isEqualTo(Path.of("./lethe-data"));
+    assertThat(c.effectiveJdbcUrl()).startsWith("jdbc:h2:file:").endsWith("lethe-data/catalog");
+    assertThat(c.effectiveWarehouse()).endsWith("lethe-data/warehouse");
+    assertThat(c.maxRequestBytes()).isEqualTo(8L * 1024 * 1024);
+    assertThat(c.authFile()).isNull();
+  }
+
+  @Test
+  void commandLineBeatsEnvironmentBeatsFileBeatsDefault() throws Exception {
+    Path file = dir.resolve("lethe.yaml");
+    Files.writeString(file, "lethe:\n  server:\n    port: 7001\n    host: 10.0.0.1\n  data-dir: /from/file\n  http:\n    max-request-bytes: 1024\n");
+    Map<String, String> env = Map.of("LETHE_SERVER_PORT", "7002", "LETHE_DATA_DIR", "/from/env");
+    ServerConfig c = ServerConfigLoader.load(Map.of(ConfigKeys.PORT, "7003"), env, file);
+    assertThat(c.port()).isEqualTo(7003);
+    assertThat(c.dataDir()).isEqualTo(Path.of("/from/env"));
+    assertThat(c.host()).isEqualTo("10.0.0.1");
+    assertThat(c.maxRequestBytes()).isEqualTo(1024);
+  }
+
+  @Test
+  void propertiesFileAndEnvironmentNamesMapDotsAndDashesToUnderscores() throws Exception {
+    Path file = dir.resolve("lethe.properties");
+    Files.writeString(file, "lethe.jdbc.url=jdbc:postgresql://db/x\nlethe.jdbc.pool-size=3\n");
+    ServerConfig c = ServerConfigLoader.load(Map.of(), Map.of("LETHE_JDBC_POOL_SIZE", "5"), file);
+    assertThat(c.jdbcUrl()).isEqualTo("jdbc:postgresql://db/x");
+    assertThat(c.jdbcPoolSize()).isEqualTo(5);
+    assertThat(ConfigKeys.environmentVariable("lethe.http.max-request-bytes")).isEqualTo("LETHE_HTTP_MAX_REQUEST_BYTES");
+  }
+
+  @Test
+  void invalidValuesFailNamingTheKey() {
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(ConfigKeys.PORT, "nine"), Map.of(), null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.server.port");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of("LETHE_HTTP_MAX_REQUEST_BYTES", "0"), null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.http.max-request-bytes");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(ConfigKeys.JDBC_URL, "jdbc:oracle:thin:@x"), Map.of(), null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.jdbc.url");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(ConfigKeys.AUTH_FILE, dir.resolve("missing.yaml").toString()), Map.of(), null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.auth.file");
+  }
+
+  @Test
+  void passwordNeverAppearsInTheDescription() {
+    ServerConfig c = ServerConfigLoader.load(
+        Map.of(ConfigKeys.JDBC_URL, "jdbc:postgresql://db/x?user=u&password=s3cret", ConfigKeys.JDBC_PASSWORD, "other-s3cret"),
+        Map.of(), null);
+    assertThat(c.toString()).doesNotContain("s3cret");
+  }
+}

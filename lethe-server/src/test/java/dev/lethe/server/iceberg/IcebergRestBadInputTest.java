@@ -1,0 +1,130 @@
+package dev.lethe.server.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lethe.server.LetheServer;
+import dev.lethe.server.ServerConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad requests over real HTTP: each a JSON 4xx with a message, and nothing changes. */
+class IcebergRestBadInputTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir Path dir;
+  private LetheServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private String base;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir));
+    base = "http://127.0.0.1:" + server.port() + "/iceberg/v1";
+    assertThat(send("POST", "/main/namespaces", "{\"namespace\":[\"db\"]}").statusCode()).isEqualTo(200);
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body);
+    return http.send(HttpRequest.newBuilder(URI.create(base + path)).method(method, publisher)
+        .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonNode error(HttpResponse<String> r, int status) throws Exception {
+    assertThat(r.statusCode()).isEqualTo(status);
+    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+    JsonNode error = JSON.readTree(r.body()).get("error");
+    assertThat(error.get("code").asInt()).isEqualTo(status);
+    assertThat(error.get("message").asText()).isNotBlank();
+    return error;
+  }
+
+  private String namespaces() throws Exception {
+    return send("GET", "/main/namespaces", null).body();
+  }
+
+  @Test
+  void configNamesTheCatalogAsPrefixAndListsEndpoints() throws Exception {
+    HttpResponse<String> r = send("GET", "/config?warehouse=main", null);
+    JsonNode config = JSON.readTree(r.body());
+    assertThat(config.get("overrides").get("prefix").asText()).isEqualTo("main");
+    assertThat(config.get("endpoints").toString()).contains("POST /v1/{prefix}/transactions/commit");
+    error(send("GET", "/config?warehouse=nope", null), 404);
+  }
+
+  @Test
+  void malformedJsonIsA400AndCreatesNothing() throws Exception {
+    String before = namespaces();
+    assertThat(error(send("POST", "/main/namespaces", "{\"namespace\": [\"x\""), 400).get("message").asText())
+        .contains("malformed JSON");
+    error(send("POST", "/main/namespaces", "null"), 400);
+    error(send("POST", "/main/namespaces/db/tables", "{\"name\":\"t\"}"), 400);
+    assertThat(namespaces()).isEqualTo(before);
+  }
+
+  @Test
+  void unknownRoutesAndNamespacesAre404Json() throws Exception {
+    error(send("GET", "/main/no/such/route/here", null), 404);
+    error(send("GET", "/nope/namespaces", null), 404);
+    assertThat(error(send("GET", "/main/namespaces/missing/tables", null), 404).get("type").asText())
+        .isEqualTo("NoSuchNamespaceException");
+  }
+
+  @Test
+  void namesWithSlashOrControlCharactersAre400AndCreateNothing() throws Exception {
+    String before = namespaces();
+    assertThat(error(send("POST", "/main/namespaces", "{\"namespace\":[\"a/b\"]}"), 400).get("message").asText()).contains("'/'");
+    error(send("POST", "/main/namespaces", "{\"namespace\":[\"a\\u0007b\"]}"), 400);
+    error(send("POST", "/main/namespaces", "{\"namespace\":[\"\"]}"), 400);
+    error(send("GET", "/main/namespaces/a%2Fb", null), 400);
+    error(send("GET", "/main/namespaces/db/tables/t%01x", null), 400);
+    String table = "{\"name\":\"t/x\",\"schema\":{\"type\":\"struct\",\"fields\":[]}}";
+    error(send("POST", "/main/namespaces/db/tables", table), 400);
+    assertThat(namespaces()).isEqualTo(before);
+    assertThat(send("GET", "/main/namespaces/db/tables", null).body()).contains("\"identifiers\":[]");
+  }
+
+  @Test
+  void bodyOverTheLimitIs413Json() throws Exception {
+    String big = "{\"namespace\":[\"big\"],\"properties\":{\"k\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}}";
+    JsonNode error = error(send("POST", "/main/namespaces", big), 413);
+    assertThat(error.get("message").asText()).contains("limit");
+    error(send("GET", "/main/namespaces/big", null), 404);
+  }
+
+  @Test
+  void chunkedBodyOverTheLimitIs413JsonToo() throws Exception {
+    byte[] big = ("{\"namespace\":[\"chunked\"],\"properties\":{\"k\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}}").getBytes();
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/main/namespaces"))
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big)))
+        .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+    error(r, 413);
+    error(send("GET", "/main/namespaces/chunked", null), 404);
+  }
+
+  @Test
+  void emptyResultsAndPaginationFollowTheSpec() throws Exception {
+    for (String ns : new String[] {"a", "b", "c"}) {
+      send("POST", "/main/namespaces", "{\"namespace\":[\"" + ns + "\"]}");
+    }
+    JsonNode page = JSON.readTree(send("GET", "/main/namespaces?pageSize=2", null).body());
+    assertThat(page.get("namespaces")).hasSize(2);
+    String token = page.get("next-page-token").asText();
+    JsonNode next = JSON.readTree(send("GET", "/main/namespaces?pageSize=2&pageToken=" + token, null).body());
+    assertThat(next.get("namespaces")).hasSize(2);
+    error(send("GET", "/main/namespaces?pageSize=0", null), 400);
+    error(send("GET", "/main/namespaces?pageSize=x", null), 400);
+  }
+}
