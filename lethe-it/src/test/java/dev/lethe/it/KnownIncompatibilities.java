@@ -11,10 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class KnownIncompatibilities implements ExecutionCondition {
   /** {@code SimpleClassName#method} → reason. */
-  static final Map<String, String> KNOWN = Map.of(
-      "RESTCompatibilityKitCatalogTests#testLoadTableWithMissingMetadataFile",
-      "asserts the Hadoop FileIO message text 'Failed to open input stream for file'; Lethe's Hadoop-free "
-          + "LocalFileIO reports the same NotFoundException (404) as 'Failed to read file' (docs/compatibility.md)");
+  static final Map<String, String> KNOWN = Map.of();
 
   @Override
   public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {

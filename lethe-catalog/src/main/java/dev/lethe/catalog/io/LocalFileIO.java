@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.DelegateFileIO;
 import org.apache.iceberg.io.FileInfo;
@@ -194,8 +195,17 @@ public final class LocalFileIO implements DelegateFileIO {
       return knownLength >= 0 ? knownLength : org.apache.iceberg.Files.localInput(file).getLength();
     }
 
+    /**
+     * Opens the file for reading.
+     *
+     * @throws NotFoundException if the file does not exist, worded as Iceberg's Hadoop FileIO
+     *     words it, so clients and the REST Compatibility Kit see the same message
+     */
     @Override
     public SeekableInputStream newStream() {
+      if (!file.isFile()) {
+        throw new NotFoundException("Failed to open input stream for file: %s", location);
+      }
       return org.apache.iceberg.Files.localInput(file).newStream();
     }
 

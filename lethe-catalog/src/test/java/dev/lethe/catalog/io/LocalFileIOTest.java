@@ -64,6 +64,14 @@ class LocalFileIOTest {
   }
 
   @Test
+  void readingAMissingFileIsNotFoundNamingTheLocation() {
+    String missing = "file:" + dir.resolve("metadata/v9.metadata.json");
+    assertThatThrownBy(() -> io.newInputFile(missing).newStream())
+        .isInstanceOf(org.apache.iceberg.exceptions.NotFoundException.class)
+        .hasMessage("Failed to open input stream for file: " + missing);
+  }
+
+  @Test
   void relativeOrForeignLocationsAreRejected() {
     assertThatThrownBy(() -> io.newInputFile("relative/path")).hasMessageContaining("not absolute");
     assertThatThrownBy(() -> io.newInputFile("s3://bucket/key")).hasMessageContaining("unsupported scheme");
