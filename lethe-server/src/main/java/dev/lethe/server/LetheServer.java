@@ -108,7 +108,11 @@ public final class LetheServer implements AutoCloseable {
     IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString());
     Javalin app;
     try {
-      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
+      try {
+        catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
+      }
       IcebergJson json = new IcebergJson();
       IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access);
       app = Javalin.create(c -> {
