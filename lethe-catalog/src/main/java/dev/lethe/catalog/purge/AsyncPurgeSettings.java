@@ -4,7 +4,8 @@ package dev.lethe.catalog.purge;
  * Tuning of the asynchronous purge (async design §5.10), keys under {@code
  * lethe.iceberg-rest.async-purge.}; the defaults are the design's.
  *
- * @param workerThreads concurrent jobs per server (default 2), at least 1
+ * @param workerThreads concurrent jobs per server (default 2), at least 0 (0: this server only
+ *     enqueues; other replicas purge)
  * @param deleteThreads server-wide file-delete threads (default 4), at least 1
  * @param deleteBatchSize files per bulk delete call (default 1000), at least 1
  * @param pollIntervalMs wait of an idle worker between polls, ms (default 5000), at least 1
@@ -31,7 +32,7 @@ public record AsyncPurgeSettings(
    * @throws IllegalArgumentException naming the setting out of range
    */
   public AsyncPurgeSettings {
-    require(workerThreads >= 1, "worker-threads", workerThreads);
+    require(workerThreads >= 0, "worker-threads", workerThreads);
     require(deleteThreads >= 1, "delete-threads", deleteThreads);
     require(deleteBatchSize >= 1, "delete-batch-size", deleteBatchSize);
     require(pollIntervalMs >= 1, "poll-interval-ms", pollIntervalMs);

@@ -61,7 +61,7 @@ public final class PurgeWorkerPool implements AutoCloseable {
 
   /** Makes idle workers poll now instead of at their next interval (e.g. right after an enqueue). */
   public void wakeUp() {
-    wake.release(settings.workerThreads());
+    wake.release(Math.max(1, settings.workerThreads()));
   }
 
   /** Ids of the jobs this process holds a lease on now. */

@@ -118,6 +118,16 @@ class AsyncPurgeTest {
     }
   }
 
+  /** Events are emitted just after the row is written: wait for them, then check the exact count. */
+  private void assertEvents(Class<? extends PurgeEvent> type, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (events.stream().filter(type::isInstance).count() < n && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(50);
+    assertThat(events.stream().filter(type::isInstance).count()).isEqualTo(n);
+  }
+
   private static List<Path> filesUnder(String location) throws IOException {
     Path dir = Path.of(location.replaceFirst("^file:", ""));
     if (!Files.exists(dir)) {
@@ -223,8 +233,8 @@ class AsyncPurgeTest {
     assertThat(filesUnder(location)).isEmpty();
     assertThat(gate.deletes).hasSize(before.size());
     assertThat(gate.deletes.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
-    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeStarted).hasSize(1);
-    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeCompleted).hasSize(1);
+    assertEvents(PurgeEvent.PurgeStarted.class, 1);
+    assertEvents(PurgeEvent.PurgeCompleted.class, 1);
   }
 
   @ParameterizedTest
@@ -259,7 +269,7 @@ class AsyncPurgeTest {
     assertThat(failed.attempts()).isEqualTo(1);
     assertThat(failed.lastError()).contains("cannot parse metadata file");
     assertThat(gate.totalDeletes()).isZero();
-    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeFailed).hasSize(1);
+    assertEvents(PurgeEvent.PurgeFailed.class, 1);
     catalog.createTable(id("t"), TestTables.SCHEMA); // terminal jobs do not block
   }
 
@@ -293,7 +303,7 @@ class AsyncPurgeTest {
     assertThat(failed.attempts()).isEqualTo(3);
     assertThat(failed.lastError()).startsWith("gave up after 3 attempts").contains("could not be deleted");
     assertThat(failed.heartbeatAt()).isNull();
-    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeStarted).hasSize(3);
+    assertEvents(PurgeEvent.PurgeStarted.class, 3);
   }
 
   // ---- workers, leases, contention ----
@@ -334,7 +344,7 @@ class AsyncPurgeTest {
     await("all jobs to succeed", Duration.ofSeconds(60), () -> jobIds.stream().allMatch(id -> job(id).state() == CleanupJobState.SUCCEEDED));
 
     assertThat(overlap.get()).isZero();
-    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeStarted).hasSize(8);
+    assertEvents(PurgeEvent.PurgeStarted.class, 8);
     assertThat(gate.deletes).hasSize(before);
     assertThat(gate.deletes.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
     for (String location : locations) {
@@ -366,7 +376,7 @@ class AsyncPurgeTest {
     gate.open();
     await("job to succeed", Duration.ofSeconds(30), () -> job(job.jobId()).state() == CleanupJobState.SUCCEEDED);
     assertThat(filesUnder(location)).isEmpty();
-    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeStarted).hasSize(1);
+    assertEvents(PurgeEvent.PurgeStarted.class, 1);
   }
 
   @ParameterizedTest

@@ -48,6 +48,7 @@ public final class ServerConfigLoader {
     keys.addAll(List.of(ConfigKeys.HOST, ConfigKeys.PORT, ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL,
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
         ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+    keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     return List.copyOf(keys);
   }
 
@@ -71,6 +72,8 @@ public final class ServerConfigLoader {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": not a readable file: " + auth);
       }
     }
+    AsyncPurgeConfig.settings(values); // fail start-up on a bad async purge key
+    AsyncPurgeConfig.encryptionKey(values);
     return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);
