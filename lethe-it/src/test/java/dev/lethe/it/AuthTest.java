@@ -73,6 +73,7 @@ class AuthTest {
         HttpResponse.BodyHandlers.ofString());
     assertThat(none.statusCode()).isEqualTo(401);
     assertThat(none.body()).contains("\"code\":401");
+    assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"lethe\"");
     HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(URI.create(server.process.icebergUri() + "/v1/main/namespaces"))
         .header("Authorization", "Bearer " + WRONG_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(wrong.statusCode()).isEqualTo(401);

@@ -35,6 +35,21 @@ final class ServerFixture implements AutoCloseable {
 
   /** A RESTCatalog client on catalog {@code main}, using Lethe's local FileIO (no Hadoop FileIO). */
   RESTCatalog client(String token) {
+    return new Client(process).open(token);
+  }
+
+  /** Opens RESTCatalog clients on any server process. */
+  record Client(LetheProcess server) {
+    RESTCatalog open() {
+      return open(null);
+    }
+
+    RESTCatalog open(String token) {
+      return ServerFixture.open(server, token);
+    }
+  }
+
+  private static RESTCatalog open(LetheProcess process, String token) {
     Map<String, String> props = new HashMap<>();
     props.put("uri", process.icebergUri());
     props.put("warehouse", "main");

@@ -16,6 +16,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFileLoader;
 import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
@@ -91,6 +92,17 @@ public final class LetheServer implements AutoCloseable {
     return start(config, access);
   }
 
+  /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */
+  private static Map<String, String> catalogProperties(ServerConfig config) {
+    Map<String, String> props = new java.util.TreeMap<>();
+    config.properties().forEach((k, v) -> {
+      if (k.startsWith(ConfigKeys.CATALOG_PROPERTIES) && k.length() > ConfigKeys.CATALOG_PROPERTIES.length()) {
+        props.put(k.substring(ConfigKeys.CATALOG_PROPERTIES.length()), v);
+      }
+    });
+    return props;
+  }
+
   private static boolean isLoopback(String host) {
     return host.equals("127.0.0.1") || host.equals("::1") || host.equals("localhost");
   }
@@ -111,7 +123,7 @@ public final class LetheServer implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
     try {
-      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), Map.of());
+      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
       IcebergJson json = new IcebergJson();
       purge = startAsyncPurge(config, database, registry, clock);
       AsyncPurgeService asyncPurge = purge;
@@ -217,7 +229,7 @@ public final class LetheServer implements AutoCloseable {
     }
     ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
     if (status == 401) {
-      ctx.header("WWW-Authenticate", "Bearer realm=\"lethe\"");
+      ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
     }
     ctx.status(status).contentType("application/json").result(json.write(body));
   }

@@ -24,10 +24,16 @@ public sealed interface AuthDecision {
     }
   }
 
-  /** No token, a malformed header, or a token no principal has: HTTP 401. */
+  /**
+   * No token, a malformed header, or a token no principal has: HTTP 401, sent with the header
+   * {@code WWW-Authenticate: }{@value #CHALLENGE} (RFC 6750).
+   */
   record Unauthenticated(String reason) implements AuthDecision {
     /** The HTTP status for this decision. */
     public static final int HTTP_STATUS = 401;
+
+    /** Value of the {@code WWW-Authenticate} response header that goes with a 401. */
+    public static final String CHALLENGE = "Bearer realm=\"lethe\"";
 
     /** Rejects a null reason. */
     public Unauthenticated {

@@ -18,6 +18,12 @@ public final class ConfigKeys {
   public static final String JDBC_POOL_SIZE = "lethe.jdbc.pool-size";
   /** Warehouse of catalog {@code main} when it is first created; default {@code <data-dir>/warehouse}. */
   public static final String WAREHOUSE = "lethe.catalog.warehouse";
+  /**
+   * Prefix of FileIO and catalog properties given to catalog {@code main} when it is first created,
+   * e.g. {@code lethe.catalog.properties.s3.endpoint}; set them in the config file or on the command
+   * line (their environment names cannot be mapped back to dotted property names).
+   */
+  public static final String CATALOG_PROPERTIES = "lethe.catalog.properties.";
   /** Largest request body in bytes; default 8388608 (8 MiB). */
   public static final String MAX_REQUEST_BYTES = "lethe.http.max-request-bytes";
   /** Principals file; default none (auth off). */

@@ -105,6 +105,16 @@ class IcebergRestBadInputTest {
   }
 
   @Test
+  void chunkedBodyOverTheLimitIs413JsonToo() throws Exception {
+    byte[] big = ("{\"namespace\":[\"chunked\"],\"properties\":{\"k\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}}").getBytes();
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/main/namespaces"))
+        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big)))
+        .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+    error(r, 413);
+    error(send("GET", "/main/namespaces/chunked", null), 404);
+  }
+
+  @Test
   void emptyResultsAndPaginationFollowTheSpec() throws Exception {
     for (String ns : new String[] {"a", "b", "c"}) {
       send("POST", "/main/namespaces", "{\"namespace\":[\"" + ns + "\"]}");
