@@ -43,6 +43,8 @@ final class PurgeServer implements AutoCloseable {
     Files.createDirectories(dataDir);
     Path log = dataDir.resolve("server-" + port + ".log");
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        // the server's own logging config, not this module's logback-test.xml on the class path
+        "-Dlogback.configurationFile=logback.xml",
         "-cp", jar + File.pathSeparator + testClasses, "dev.lethe.cli.LetheCommand",
         "server", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
     cmd.addAll(args);
