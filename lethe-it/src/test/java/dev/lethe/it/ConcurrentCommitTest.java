@@ -22,6 +22,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -86,6 +87,45 @@ class ConcurrentCommitTest {
       List<Long> snapshots = new ArrayList<>();
       table.snapshots().forEach(s -> snapshots.add(s.snapshotId()));
       assertThat(snapshots).hasSize(2 * rounds);
+    }
+  }
+
+  @Test
+  void racingCreatesOfOneTableGiveExactlyOneTableAndAlreadyExistsForTheRest() throws Exception {
+    TableIdentifier id = TableIdentifier.of(Namespace.of("race_create"), "t");
+    int racers = 6;
+    List<RESTCatalog> clients = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(racers);
+    try {
+      for (int i = 0; i < racers; i++) {
+        clients.add(server.client(null));
+      }
+      clients.get(0).createNamespace(id.namespace());
+      CyclicBarrier barrier = new CyclicBarrier(racers);
+      List<Future<String>> results = new ArrayList<>();
+      for (RESTCatalog client : clients) {
+        results.add(pool.submit(() -> {
+          barrier.await(30, TimeUnit.SECONDS);
+          try {
+            client.createTable(id, SCHEMA);
+            return "created";
+          } catch (AlreadyExistsException e) {
+            return "exists";
+          }
+        }));
+      }
+      List<String> outcomes = new ArrayList<>();
+      for (Future<String> f : results) {
+        outcomes.add(f.get(60, TimeUnit.SECONDS));
+      }
+      assertThat(outcomes).containsOnlyOnce("created");
+      assertThat(outcomes.stream().filter("exists"::equals).count()).isEqualTo(racers - 1);
+      assertThat(clients.get(0).listTables(id.namespace())).containsExactly(id);
+    } finally {
+      pool.shutdownNow();
+      for (RESTCatalog client : clients) {
+        client.close();
+      }
     }
   }
 

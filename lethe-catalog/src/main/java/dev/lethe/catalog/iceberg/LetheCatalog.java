@@ -212,8 +212,6 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     if (result.totalFailed() > 0 || !result.unreadableManifests().isEmpty()) {
       LOG.warn("Purge of table at {} left files: {} could not be deleted, {} manifests unreadable",
           metadata.location(), result.totalFailed(), result.unreadableManifests().size());
-    } else {
-      LOG.info("Purged table at {}: {} files deleted (gc.enabled={})", metadata.location(), result.totalDeleted(), result.gcEnabled());
     }
   }
 

@@ -18,6 +18,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -141,5 +142,50 @@ class LetheCatalogTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("control character");
     assertThat(catalog.listNamespaces()).containsExactly(NS);
     assertThat(catalog.listTables(NS)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void multiTableCommitAppliesNothingWhenOneTableFailsItsRequirements(String backend) throws Exception {
+    LetheCatalog catalog = open(backend);
+    catalog.createNamespace(NS, Map.of());
+    TableIdentifier other = TableIdentifier.of(NS, "other");
+    catalog.createTable(T, SCHEMA);
+    catalog.createTable(other, SCHEMA);
+    TableMetadata baseT = ((BaseTable) catalog.loadTable(T)).operations().current();
+    TableMetadata baseOther = ((BaseTable) catalog.loadTable(other)).operations().current();
+    // another client changes the schema of "other" after both bases were read
+    catalog.loadTable(other).updateSchema().addColumn("by_other", Types.StringType.get()).commit();
+
+    Schema mine = new Schema(SCHEMA.columns().get(0), Types.NestedField.optional(2, "mine", Types.StringType.get()));
+    TableCommit onT = TableCommit.create(T, baseT, TableMetadata.buildFrom(baseT).setProperties(Map.of("tx", "1")).build());
+    TableCommit onOther = TableCommit.create(other, baseOther,
+        TableMetadata.buildFrom(baseOther).setCurrentSchema(mine, 2).build());
+    assertThatThrownBy(() -> catalog.commitTransaction(List.of(onT, onOther))).isInstanceOf(CommitFailedException.class);
+
+    assertThat(catalog.loadTable(T).properties()).doesNotContainKey("tx");
+    assertThat(catalog.loadTable(other).schema().findField("mine")).isNull();
+    assertThat(catalog.loadTable(other).schema().findField("by_other")).isNotNull();
+
+    catalog.commitTransaction(List.of(onT));
+    assertThat(catalog.loadTable(T).properties()).containsEntry("tx", "1");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void registerWithOverwriteRepointsTheEntryAndKeepsFiles(String backend) throws Exception {
+    LetheCatalog catalog = open(backend);
+    catalog.createNamespace(NS, Map.of());
+    catalog.createTable(T, SCHEMA);
+    String first = ((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation();
+    catalog.loadTable(T).updateProperties().set("v", "2").commit();
+    String second = ((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation();
+
+    assertThatThrownBy(() -> catalog.registerTable(T, first)).isInstanceOf(AlreadyExistsException.class);
+    catalog.registerTable(T, first, true);
+
+    assertThat(((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation()).isEqualTo(first);
+    assertThat(catalog.loadTable(T).properties()).doesNotContainKey("v");
+    assertThat(Files.exists(Path.of(second))).isTrue();
   }
 }

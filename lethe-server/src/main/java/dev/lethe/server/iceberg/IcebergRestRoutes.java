@@ -12,6 +12,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.ImmutableTableCommit;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
@@ -132,7 +133,7 @@ public final class IcebergRestRoutes {
       req.validate();
       EntityNames.check("table", req.name());
       if (!c.namespaceExists(namespace)) {
-        throw new org.apache.iceberg.exceptions.NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+        throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
       }
       ok(ctx, req.stageCreate()
           ? CatalogHandlers.stageTableCreate(c, namespace, req)
