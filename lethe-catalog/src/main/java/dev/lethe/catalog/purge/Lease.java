@@ -10,6 +10,7 @@ public final class Lease {
   private final long jobId;
   private long lastWritten;
   private volatile boolean lost;
+  private volatile boolean stopRequested;
 
   /** A lease seeded by the claim's heartbeat value. */
   public Lease(long jobId, long claimedAt) {
@@ -25,6 +26,16 @@ public final class Lease {
   /** True once a compare-and-set failed: another worker owns the job. */
   public boolean lost() {
     return lost;
+  }
+
+  /** Asks the worker to stop between batches and hand the job back (graceful shutdown). */
+  public void requestStop() {
+    stopRequested = true;
+  }
+
+  /** True once {@link #requestStop} was called. */
+  public boolean stopRequested() {
+    return stopRequested;
   }
 
   /** The heartbeat value last written by this owner (ms since epoch, database clock). */

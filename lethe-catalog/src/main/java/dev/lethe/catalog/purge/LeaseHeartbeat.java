@@ -48,6 +48,11 @@ public final class LeaseHeartbeat implements AutoCloseable {
     owned.remove(lease.jobId(), lease);
   }
 
+  /** Asks every worker holding a lease to stop between batches (graceful shutdown). */
+  public void requestStopAll() {
+    owned.values().forEach(Lease::requestStop);
+  }
+
   /** Ids currently renewed. */
   public java.util.Set<Long> ownedJobIds() {
     return java.util.Set.copyOf(owned.keySet());

@@ -151,6 +151,10 @@ public final class PurgeJobRunner {
             awaitQuietly(pending);
             return new PurgeOutcome.LeaseLost();
           }
+          if (lease.stopRequested()) {
+            awaitQuietly(pending);
+            return new PurgeOutcome.Released();
+          }
           List<String> batch = batches.next();
           pending.add(deletePool.submit(() -> {
             if (lease.lost()) {
@@ -173,6 +177,9 @@ public final class PurgeJobRunner {
       }
       if (lease.lost()) {
         return new PurgeOutcome.LeaseLost();
+      }
+      if (lease.stopRequested()) {
+        return new PurgeOutcome.Released();
       }
       if (failed > 0 || unreadable.get() > 0) {
         // stop before the metadata files go, so the retry can walk the table again

@@ -26,4 +26,11 @@ public sealed interface PurgeOutcome {
 
   /** The heartbeat CAS failed: another worker owns the job now; this worker writes nothing. */
   record LeaseLost() implements PurgeOutcome {}
+
+  /**
+   * The worker is shutting down and stopped between batches: the job goes back to {@code PENDING}
+   * at once, without counting an attempt, so any replica can take it over without waiting for the
+   * heartbeat timeout.
+   */
+  record Released() implements PurgeOutcome {}
 }

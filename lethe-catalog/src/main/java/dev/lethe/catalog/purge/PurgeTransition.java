@@ -12,6 +12,7 @@ import java.util.Objects;
  *   <tr><td>transient, attempts+1 &lt; max</td><td>attempts+1, last_error, {@code PENDING}, heartbeat cleared</td></tr>
  *   <tr><td>transient, attempts+1 reaches max</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
  *   <tr><td>terminal</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
+ *   <tr><td>released (worker shutting down)</td><td>{@code PENDING}, attempts and last_error unchanged, heartbeat cleared</td></tr>
  *   <tr><td>lease lost</td><td>no write (the new owner decides)</td></tr>
  * </table>
  */
@@ -54,6 +55,9 @@ public final class PurgeTransition {
       boolean exhausted = attempts >= maxAttempts;
       String reason = exhausted ? "gave up after " + attempts + " attempts: " + t.reason() : t.reason();
       return new Write(exhausted ? CleanupJobState.FAILED : CleanupJobState.PENDING, attempts, truncate(reason));
+    }
+    if (outcome instanceof PurgeOutcome.Released) {
+      return new Write(CleanupJobState.PENDING, job.attempts(), job.lastError());
     }
     if (outcome instanceof PurgeOutcome.Terminal t) {
       return new Write(CleanupJobState.FAILED, job.attempts() + 1, truncate(t.reason()));

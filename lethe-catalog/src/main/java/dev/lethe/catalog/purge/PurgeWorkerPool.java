@@ -87,7 +87,6 @@ public final class PurgeWorkerPool implements AutoCloseable {
       if (!worked && running) {
         try {
           wake.tryAcquire(settings.pollIntervalMs(), TimeUnit.MILLISECONDS);
-          wake.drainPermits();
         } catch (InterruptedException e) {
           return;
         }
@@ -99,6 +98,9 @@ public final class PurgeWorkerPool implements AutoCloseable {
     CleanupJob job = claimed.job();
     Lease lease = claimed.lease();
     heartbeat.track(lease);
+    if (!running) {
+      lease.requestStop(); // claimed while the pool was closing
+    }
     try {
       emit(new PurgeEvent.PurgeStarted(job));
       PurgeOutcome outcome;
@@ -110,6 +112,9 @@ public final class PurgeWorkerPool implements AutoCloseable {
       }
       if (lease.lost()) {
         outcome = new PurgeOutcome.LeaseLost();
+      }
+      if (lease.stopRequested() && !(outcome instanceof PurgeOutcome.Completed) && !(outcome instanceof PurgeOutcome.LeaseLost)) {
+        outcome = new PurgeOutcome.Released(); // an interrupted run is not a failed attempt
       }
       PurgeTransition.Decision decision = PurgeTransition.next(job, outcome, settings.maxAttempts());
       if (decision instanceof PurgeTransition.Write write) {
@@ -132,6 +137,8 @@ public final class PurgeWorkerPool implements AutoCloseable {
             metrics.jobFailed();
           }
           emit(new PurgeEvent.PurgeFailed(job, write.lastError()));
+        } else if (outcome instanceof PurgeOutcome.Released) {
+          LOG.info("Cleanup job {} handed back as PENDING: this server is stopping", job.jobId());
         } else {
           LOG.info("Cleanup job {} will be retried (attempt {} of {}): {}", job.jobId(), write.attempts(),
               settings.maxAttempts(), write.lastError());
@@ -168,19 +175,32 @@ public final class PurgeWorkerPool implements AutoCloseable {
   }
 
   /**
-   * Stops polling, interrupts the workers and the heartbeat. A job still running keeps its row
-   * {@code RUNNING}; its heartbeat goes stale and any replica reclaims it after the timeout.
+   * Graceful stop: no new claims; each running job stops after its delete calls in flight and goes
+   * back to {@code PENDING} without counting an attempt (so any replica takes it over at once).
+   * Workers still busy after 30 s are interrupted; their jobs stay {@code RUNNING} and are reclaimed
+   * after the heartbeat timeout. Then the heartbeat stops.
    */
   @Override
   public void close() {
     running = false;
-    wake.release(workers.size());
+    heartbeat.requestStopAll();
+    wake.release(workers.size() + 1);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     for (Thread t : workers) {
-      t.interrupt();
+      try {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    for (Thread t : workers) {
+      if (t.isAlive()) {
+        t.interrupt();
+      }
     }
     for (Thread t : workers) {
       try {
-        t.join(10_000);
+        t.join(5_000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -234,6 +234,8 @@ class AsyncPurgeTest {
     assertThat(gate.deletes).hasSize(before.size());
     assertThat(gate.deletes.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
     assertEvents(PurgeEvent.PurgeStarted.class, 1);
+    // batches of delete-batch-size (2) files, one bulk call each
+    assertThat(gate.callSizes).allSatisfy(n -> assertThat(n).isBetween(1, 2)).contains(2);
     assertEvents(PurgeEvent.PurgeCompleted.class, 1);
   }
 
@@ -408,6 +410,36 @@ class AsyncPurgeTest {
     // only the batches already inside a delete call went through: one per delete thread plus the caller
     assertThat(gate.totalDeletes()).isLessThanOrEqualTo(2).isLessThan(files);
     assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeCompleted || e instanceof PurgeEvent.PurgeFailed).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2"})
+  void closingAPoolMidJobHandsTheJobBackPendingWithoutCountingAnAttempt(String backend) throws Exception {
+    open(backend);
+    Table table = TestTables.createRichTable(catalog, "t", Map.of());
+    String location = table.location();
+    gate.close();
+    CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
+    DeletePool deletes = new DeletePool(1, 1);
+    closeables.add(deletes);
+    PurgeWorkerPool pool = new PurgeWorkerPool(db, new AsyncPurgeSettings(1, 1, 1, 20, 60_000, 3, 720), JobClaimer.forDatabase(db),
+        new PurgeJobRunner(db, cipher, new FileIOFactory(), deletes, 1, n -> {}), events::add, null);
+    await("a delete to block", Duration.ofSeconds(30), () -> gate.blockedCalls.get() > 0);
+
+    Thread closer = new Thread(pool::close);
+    closer.start();
+    Thread.sleep(200);
+    gate.open();
+    closer.join(30_000);
+
+    CleanupJob released = job(job.jobId());
+    assertThat(released.state()).isEqualTo(CleanupJobState.PENDING);
+    assertThat(released.attempts()).isZero();
+    assertThat(released.heartbeatAt()).isNull();
+    assertThat(filesUnder(location)).isNotEmpty();
+    pool(fast(1, 60_000, 3)); // another pool takes it over at once, no heartbeat timeout to wait for
+    await("job to succeed", Duration.ofSeconds(30), () -> job(job.jobId()).state() == CleanupJobState.SUCCEEDED);
+    assertThat(filesUnder(location)).isEmpty();
   }
 
   @ParameterizedTest

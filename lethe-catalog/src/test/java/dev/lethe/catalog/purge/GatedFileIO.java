@@ -26,6 +26,7 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
   public static final class Gate {
     final Map<String, AtomicInteger> deletes = new ConcurrentHashMap<>();
     final AtomicInteger blockedCalls = new AtomicInteger();
+    final java.util.List<Integer> callSizes = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile CountDownLatch open = new CountDownLatch(0);
     volatile boolean failing;
 
@@ -57,9 +58,12 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
       if (failing) {
         throw new org.apache.iceberg.exceptions.RuntimeIOException("injected delete failure");
       }
+      int n = 0;
       for (String p : paths) {
         deletes.computeIfAbsent(p, k -> new AtomicInteger()).incrementAndGet();
+        n++;
       }
+      callSizes.add(n);
     }
   }
 

@@ -35,6 +35,12 @@ class PurgeTransitionTest {
   }
 
   @Test
+  void aReleasedJobGoesBackToPendingWithoutCountingAnAttempt() {
+    assertThat(PurgeTransition.next(job(2, "earlier"), new PurgeOutcome.Released(), 5))
+        .isEqualTo(new PurgeTransition.Write(CleanupJobState.PENDING, 2, "earlier"));
+  }
+
+  @Test
   void lostLeaseWritesNothing() {
     assertThat(PurgeTransition.next(job(0, null), new PurgeOutcome.LeaseLost(), 5)).isInstanceOf(PurgeTransition.NoWrite.class);
   }
