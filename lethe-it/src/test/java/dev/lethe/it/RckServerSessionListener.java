@@ -12,8 +12,10 @@ import org.junit.platform.launcher.LauncherSessionListener;
 /**
  * Starts one real {@code lethe server} process on an empty catalog before the Iceberg REST
  * Compatibility Kit runs, and stops it (and drops its database) afterwards. Active only when
- * {@code lethe.it.backend} ({@code h2}, {@code postgresql}, {@code mariadb}) and {@code
- * lethe.it.port} are set, as the failsafe executions of this module do. A backend whose server URL
+ * {@code lethe.it.backend} ({@code h2}, {@code postgresql}, {@code mariadb}) is set, as the
+ * failsafe executions of this module do; the server listens on
+ * {@code lethe.it.port} or a free port, and the kit's client is pointed at it through the system
+ * property {@code uri}. A backend whose server URL
  * is empty is skipped (see {@link BackendCondition}) unless {@code lethe.test.require-dbs=true},
  * which fails the run.
  */
@@ -31,7 +33,7 @@ public final class RckServerSessionListener implements LauncherSessionListener {
       return;
     }
     try {
-      int port = Integer.parseInt(System.getProperty("lethe.it.port"));
+      int port = port();
       List<String> args = new ArrayList<>();
       if (!backend.equals("h2")) {
         Optional<String> url = Backends.serverUrl(backend);
@@ -50,10 +52,23 @@ public final class RckServerSessionListener implements LauncherSessionListener {
       Files.createDirectories(work);
       Path dataDir = Files.createTempDirectory(work, "rck-" + backend + "-");
       server = LetheProcess.start(port, dataDir, work.resolve("rck-" + backend + "-server.log"), args, Map.of());
+      // the kit's client reads its settings from CATALOG_* variables and then system properties
+      System.setProperty("uri", server.icebergUri());
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException("Cannot start lethe server for backend " + backend + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code lethe.it.port} if set, else a free port, so parallel builds on one machine do not collide. */
+  private static int port() throws java.io.IOException {
+    String fixed = System.getProperty("lethe.it.port", "");
+    if (!fixed.isBlank()) {
+      return Integer.parseInt(fixed.trim());
+    }
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
     }
   }
 
