@@ -106,6 +106,15 @@ class AsyncPurgeMultiProcessTest {
     return Files.createTempDirectory(work, name + "-");
   }
 
+  private static String jobState(String jdbcUrl) throws Exception {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        PreparedStatement s = c.prepareStatement("SELECT state FROM lethe_cleanup_job");
+        ResultSet rs = s.executeQuery()) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   private static List<String[]> deletions(Path log) throws Exception {
     List<String[]> out = new ArrayList<>();
     if (Files.exists(log)) {
@@ -226,8 +235,9 @@ class AsyncPurgeMultiProcessTest {
     Thread.sleep(300);
     assertThat(deletions(log)).hasSize(deletedBeforeKill); // nothing deletes while no process owns the job
 
+    assertThat(jobState(jdbc)).isEqualTo("RUNNING"); // the dead owner's lease, going stale
+
     PurgeServer second = server(dir.resolve("second"), jdbc, keys);
-    assertThat(state(second.base(), "slow", "t")).isEqualTo("RUNNING"); // the dead owner's stale lease
     AsyncPurgeHttp.await("the new process to finish the job", Duration.ofSeconds(120),
         () -> "SUCCEEDED".equals(state(second.base(), "slow", "t")));
 
