@@ -144,6 +144,8 @@ public final class LetheServer implements AutoCloseable {
         c.http.maxRequestSize = config.maxRequestBytes();
         // names may legally carry encoded characters such as %2F; the catalog answers 400 with JSON
         c.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(UriCompliance.LEGACY));
+        // errors Jetty answers itself (unparsable URI, URI or headers too long) are JSON too
+        c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler(json)));
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);

@@ -29,6 +29,15 @@ public final class NamespaceDao {
         .findOne();
   }
 
+  /** The namespace with that id, if any. */
+  public Optional<NamespaceRow> findById(String namespaceId) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE namespace_id = :id")
+        .bind("id", namespaceId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
   /** The same as {@link #find}, locking the row until the transaction ends. */
   public Optional<NamespaceRow> findForUpdate(String catalogId, String name) {
     return handle

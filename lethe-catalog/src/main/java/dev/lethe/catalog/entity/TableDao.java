@@ -123,6 +123,25 @@ public final class TableDao {
         .execute();
   }
 
+  /**
+   * Live tables of a catalog whose current metadata file lies directly in {@code directory} (the
+   * part of a metadata location before its last {@code /}), sorted by namespace id and name.
+   */
+  public List<TableRow> listLiveWithMetadataIn(String catalogId, String directory) {
+    String prefix = directory + "/";
+    String pattern = prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE catalog_id = :c AND metadata_location LIKE :p "
+            + "ESCAPE '!' AND " + LIVE + " ORDER BY namespace_id, name")
+        .bind("c", catalogId)
+        .bind("p", pattern)
+        .map((rs, ctx) -> map(rs))
+        .list()
+        .stream()
+        .filter(row -> row.metadataLocation().lastIndexOf('/') == prefix.length() - 1)
+        .toList();
+  }
+
   private static TableRow map(ResultSet rs) throws SQLException {
     return new TableRow(
         rs.getString("table_id"),

@@ -5,7 +5,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * Which names Lethe accepts for namespaces, tables and views: non-empty, at most 255 characters,
- * no {@code /} and no control characters. A bad name is an {@link IllegalArgumentException}
+ * not {@code .} or {@code ..}, no {@code /} and no control characters. Names become directories of
+ * default locations, so {@code .} and {@code ..} would put a table outside its namespace directory. A bad name is an {@link IllegalArgumentException}
  * (Iceberg REST: 400) raised before anything is read or written.
  */
 public final class EntityNames {
@@ -23,6 +24,9 @@ public final class EntityNames {
   public static void check(String kind, String name) {
     if (name == null || name.isEmpty()) {
       throw new IllegalArgumentException("Invalid " + kind + " name: empty");
+    }
+    if (name.equals(".") || name.equals("..")) {
+      throw new IllegalArgumentException("Invalid " + kind + " name: '" + name + "' is a relative path segment");
     }
     if (name.length() > MAX_LENGTH) {
       throw new IllegalArgumentException(

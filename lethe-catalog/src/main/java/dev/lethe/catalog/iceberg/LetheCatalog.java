@@ -6,6 +6,7 @@ import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
+import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.purge.NameReuseGuard;
 import dev.lethe.catalog.purge.PurgeResult;
@@ -183,6 +184,17 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     }
     if (purge) {
       TableOperations ops = newTableOps(identifier);
+      String location = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+          .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
+          .map(TableRow::metadataLocation)
+          .orElse(null));
+      if (location != null) {
+        sharingTable(identifier, location).ifPresent(other -> {
+          throw new AlreadyExistsException(
+              "Cannot purge %s: live table %s has its metadata in the same directory, so the two share files; "
+                  + "drop without purge instead", identifier, other);
+        });
+      }
       TableMetadata last = null;
       try {
         last = ops.current();
@@ -262,6 +274,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
+    rejectSharedMetadata(identifier, metadataFileLocation);
     TableOperations ops = newTableOps(identifier);
     TableMetadata current = ops.current();
     TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation)); // fail before any change if unreadable
@@ -278,11 +291,54 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());
   }
 
+  /**
+   * Registers an existing metadata file as a new table.
+   *
+   * @throws AlreadyExistsException if the table exists, or if another live table of this catalog
+   *     has its current metadata file in the same directory as {@code metadataFileLocation}: the two
+   *     entries would share files, and purging either would delete the other's data
+   */
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("table", identifier);
     checkNameFree(identifier);
+    if (!tableExists(identifier)) {
+      rejectSharedMetadata(identifier, metadataFileLocation);
+    }
     return super.registerTable(identifier, metadataFileLocation);
+  }
+
+  private void rejectSharedMetadata(TableIdentifier identifier, String metadataFileLocation) {
+    sharingTable(identifier, metadataFileLocation).ifPresent(other -> {
+      throw new AlreadyExistsException(
+          "Cannot register %s: metadata %s belongs to live table %s (same metadata directory); "
+              + "one table under two names would let a purge of either delete the other's files",
+          identifier, metadataFileLocation, other);
+    });
+  }
+
+  /**
+   * Another live table of this catalog (not {@code self}) whose current metadata file lies in the
+   * same directory as {@code metadataLocation}, if any: such tables share metadata and data files.
+   */
+  private Optional<TableIdentifier> sharingTable(TableIdentifier self, String metadataLocation) {
+    int slash = metadataLocation.lastIndexOf('/');
+    if (slash <= 0) {
+      return Optional.empty();
+    }
+    String directory = metadataLocation.substring(0, slash);
+    return jdbi.withHandle(h -> {
+      NamespaceDao namespaces = new NamespaceDao(h);
+      for (TableRow row : new TableDao(h).listLiveWithMetadataIn(catalog.catalogId(), directory)) {
+        Optional<TableIdentifier> other = namespaces.findById(row.namespaceId())
+            .map(ns -> TableIdentifier.of(NamespaceNames.decode(ns.name()), row.name()))
+            .filter(id -> !id.equals(self));
+        if (other.isPresent()) {
+          return other;
+        }
+      }
+      return Optional.empty();
+    });
   }
 
   /**

@@ -24,4 +24,12 @@ class EntityNamesTest {
     assertThatThrownBy(() -> EntityNames.checkNamespace(Namespace.empty())).hasMessageContaining("empty");
     assertThatThrownBy(() -> EntityNames.checkNamespace(Namespace.of("ok", "b\u001fad"))).hasMessageContaining("U+001F");
   }
+
+  @Test
+  void dotAndDotDotAreRejectedBecauseTheyWouldLeaveTheNamespaceDirectory() {
+    assertThatThrownBy(() -> EntityNames.check("table", "..")).hasMessageContaining("'..'");
+    assertThatThrownBy(() -> EntityNames.check("view", ".")).hasMessageContaining("'.'");
+    assertThatThrownBy(() -> EntityNames.checkNamespace(Namespace.of("a", ".."))).hasMessageContaining("'..'");
+    assertThatCode(() -> EntityNames.check("table", "...")).doesNotThrowAnyException();
+  }
 }

@@ -188,4 +188,59 @@ class LetheCatalogTest {
     assertThat(catalog.loadTable(T).properties()).doesNotContainKey("v");
     assertThat(Files.exists(Path.of(second))).isTrue();
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void registeringALiveTablesMetadataUnderAnotherNameIs409AndCreatesNothing(String backend) throws Exception {
+    LetheCatalog catalog = open(backend);
+    catalog.createNamespace(NS, Map.of());
+    catalog.createNamespace(Namespace.of("other"), Map.of());
+    catalog.createTable(T, SCHEMA);
+    String first = ((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation();
+    catalog.loadTable(T).updateProperties().set("v", "2").commit();
+    String current = ((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation();
+    TableIdentifier copy = TableIdentifier.of("other", "copy");
+
+    for (String metadata : List.of(current, first)) {
+      assertThatThrownBy(() -> catalog.registerTable(copy, metadata))
+          .isInstanceOf(AlreadyExistsException.class)
+          .hasMessageContaining("belongs to live table db.t");
+    }
+    TableIdentifier sibling = TableIdentifier.of(NS, "t2");
+    catalog.createTable(sibling, SCHEMA);
+    String siblingMetadata = ((BaseTable) catalog.loadTable(sibling)).operations().current().metadataFileLocation();
+    assertThatThrownBy(() -> catalog.registerTable(T, siblingMetadata, true)).isInstanceOf(AlreadyExistsException.class);
+
+    assertThat(catalog.tableExists(copy)).isFalse();
+    assertThat(((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation()).isEqualTo(current);
+    catalog.registerTable(T, first, true); // its own older metadata is fine
+    catalog.dropTable(T, false);
+    catalog.registerTable(copy, current); // once the entry is gone, registering elsewhere is fine
+    assertThat(catalog.tableExists(copy)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void purgeRefusesWhileAnotherLiveEntryUsesTheSameMetadataAndDeletesNothing(String backend) throws Exception {
+    LetheCatalog catalog = open(backend);
+    catalog.createNamespace(NS, Map.of());
+    catalog.createTable(T, SCHEMA);
+    String metadata = ((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation();
+    // a second entry on the same metadata, as an older server or a racing register could have left it
+    db.jdbi().useHandle(h -> h.execute(
+        "INSERT INTO lethe_table (table_id, catalog_id, namespace_id, name, metadata_location, "
+            + "previous_metadata_location, deleted_at, deletion_id, created_at, updated_at) "
+            + "SELECT 'dup', catalog_id, namespace_id, 'dup', metadata_location, NULL, 0, NULL, 0, 0 FROM lethe_table"));
+    TableIdentifier dup = TableIdentifier.of(NS, "dup");
+
+    assertThatThrownBy(() -> catalog.dropTable(T, true))
+        .isInstanceOf(AlreadyExistsException.class)
+        .hasMessageContaining("db.dup");
+    assertThat(Files.exists(Path.of(metadata))).isTrue();
+    assertThat(catalog.tableExists(T)).isTrue();
+
+    assertThat(catalog.dropTable(dup, false)).isTrue();
+    assertThat(catalog.dropTable(T, true)).isTrue();
+    assertThat(Files.exists(Path.of(metadata))).isFalse();
+  }
 }

@@ -31,6 +31,7 @@ public final class ServerConfigLoader {
    */
   public static ServerConfig load(Map<String, String> cli, Map<String, String> environment, Path configFile) {
     Map<String, String> file = configFile == null ? Map.of() : readFile(configFile);
+    checkKeys(configFile, file);
     Map<String, String> resolved = new HashMap<>(file);
     // every key named by the file or known to Lethe may come from the environment
     for (String key : allKeys(file)) {
@@ -41,6 +42,39 @@ public final class ServerConfigLoader {
     }
     resolved.putAll(cli);
     return toConfig(resolved);
+  }
+
+  /** Sections of the key space this loader owns: a key in them that it does not know is a typo. */
+  private static final List<String> OWNED_SECTIONS =
+      List.of("lethe.server.", "lethe.jdbc.", "lethe.http.", "lethe.auth.", "lethe.catalog.", "lethe.data-dir.",
+          ConfigKeys.ASYNC_PURGE);
+
+  /**
+   * Rejects keys of the file that cannot be meant: outside {@code lethe.} (e.g. a YAML file without
+   * the {@code lethe:} root, whose settings would all be ignored) or unknown within a section this
+   * loader owns (e.g. {@code lethe.auth.fil}, which would silently leave auth off).
+   */
+  private static void checkKeys(Path file, Map<String, String> keys) {
+    for (String key : new java.util.TreeSet<>(keys.keySet())) {
+      boolean known = KNOWN.contains(key) || key.startsWith(ConfigKeys.CATALOG_PROPERTIES)
+          && key.length() > ConfigKeys.CATALOG_PROPERTIES.length();
+      if (!key.startsWith("lethe.")) {
+        throw new ConfigException("Invalid config file " + file + ": unknown key " + key + " (every key starts with lethe.)");
+      }
+      if (!known && (key.equals("lethe.data-dir") || OWNED_SECTIONS.stream().anyMatch(key::startsWith))) {
+        throw new ConfigException("Invalid config file " + file + ": unknown key " + key);
+      }
+    }
+  }
+
+  private static final java.util.Set<String> KNOWN = known();
+
+  private static java.util.Set<String> known() {
+    java.util.Set<String> keys = new java.util.HashSet<>(List.of(ConfigKeys.HOST, ConfigKeys.PORT,
+        ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
+        ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+    keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
+    return java.util.Set.copyOf(keys);
   }
 
   private static List<String> allKeys(Map<String, String> file) {
@@ -141,13 +175,20 @@ public final class ServerConfigLoader {
         return out;
       }
       throw new ConfigException("Invalid config file " + file + ": expected .properties, .yaml or .yml");
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new ConfigException("Cannot read config file " + file + ": no such file");
     } catch (IOException e) {
-      throw new ConfigException("Cannot read config file " + file + ": " + e.getMessage());
+      throw new ConfigException("Cannot read config file " + file + ": " + e);
+    } catch (org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException e) {
+      // one line, and no echo of the file's content (it may hold a password)
+      String where = e.getProblemMark()
+          .map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1)).orElse("");
+      throw new ConfigException("Cannot parse config file " + file + ": " + e.getProblem() + where);
     } catch (RuntimeException e) {
       if (e instanceof ConfigException) {
         throw e;
       }
-      throw new ConfigException("Cannot parse config file " + file + ": " + e.getMessage());
+      throw new ConfigException("Cannot parse config file " + file + ": " + e.getClass().getSimpleName());
     }
   }
 

@@ -8,6 +8,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.ImmutableTableCommit;
 import org.apache.iceberg.catalog.TableCommit;
@@ -93,11 +94,10 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.GET, p + "/namespaces", (ctx, c) -> {
       String parent = ctx.queryParam("parent");
       Namespace parentNs = parent == null || parent.isEmpty() ? Namespace.empty() : decodeNamespace(parent);
-      String pageToken = ctx.queryParam("pageToken");
-      String pageSize = pageSize(ctx);
-      ok(ctx, pageSize == null
+      Optional<PageRequest> page = page(ctx);
+      ok(ctx, page.isEmpty()
           ? CatalogHandlers.listNamespaces(c, parentNs)
-          : CatalogHandlers.listNamespaces(c, parentNs, pageToken, pageSize));
+          : CatalogHandlers.listNamespaces(c, parentNs, page.get().pageToken(), page.get().pageSize()));
     });
     route(routes, HandlerType.POST, p + "/namespaces", (ctx, c) -> {
       CreateNamespaceRequest req = json.read(ctx.bodyAsBytes(), CreateNamespaceRequest.class);
@@ -122,10 +122,10 @@ public final class IcebergRestRoutes {
     // tables
     route(routes, HandlerType.GET, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      String pageSize = pageSize(ctx);
-      ok(ctx, pageSize == null
+      Optional<PageRequest> page = page(ctx);
+      ok(ctx, page.isEmpty()
           ? CatalogHandlers.listTables(c, namespace)
-          : CatalogHandlers.listTables(c, namespace, ctx.queryParam("pageToken"), pageSize));
+          : CatalogHandlers.listTables(c, namespace, page.get().pageToken(), page.get().pageSize()));
     });
     route(routes, HandlerType.POST, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
@@ -196,10 +196,10 @@ public final class IcebergRestRoutes {
     // views
     route(routes, HandlerType.GET, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      String pageSize = pageSize(ctx);
-      ok(ctx, pageSize == null
+      Optional<PageRequest> page = page(ctx);
+      ok(ctx, page.isEmpty()
           ? CatalogHandlers.listViews(c, namespace)
-          : CatalogHandlers.listViews(c, namespace, ctx.queryParam("pageToken"), pageSize));
+          : CatalogHandlers.listViews(c, namespace, page.get().pageToken(), page.get().pageSize()));
     });
     route(routes, HandlerType.POST, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
@@ -271,21 +271,8 @@ public final class IcebergRestRoutes {
     ctx.status(200).contentType("application/json").result(json.write(response));
   }
 
-  private static String pageSize(Context ctx) {
-    String pageSize = ctx.queryParam("pageSize");
-    if (pageSize == null || pageSize.isEmpty()) {
-      return ctx.queryParam("pageToken") == null ? null : "1000";
-    }
-    int size;
-    try {
-      size = Integer.parseInt(pageSize);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid pageSize: not a number: " + pageSize);
-    }
-    if (size < 1) {
-      throw new IllegalArgumentException("Invalid pageSize: must be at least 1: " + pageSize);
-    }
-    return pageSize;
+  private static Optional<PageRequest> page(Context ctx) {
+    return PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"));
   }
 
   /** Whether this drop purges asynchronously (header, else catalog default); 400 on a bad header. */

@@ -42,6 +42,16 @@ class AsyncPurgeConfigTest {
   }
 
   @Test
+  void aMisspelledAsyncPurgeKeyInTheConfigFileStopsStartUp(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("lethe.properties");
+    java.nio.file.Files.writeString(file, "lethe.iceberg-rest.async-purge.worker-thread=3\n");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of(), file))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.iceberg-rest.async-purge.worker-thread");
+    java.nio.file.Files.writeString(file, "lethe.iceberg-rest.async-purge.worker-threads=3\n");
+    assertThat(AsyncPurgeConfig.settings(ServerConfigLoader.load(Map.of(), Map.of(), file).properties()).workerThreads()).isEqualTo(3);
+  }
+
+  @Test
   void environmentVariablesSetAsyncPurgeKeys() {
     assertThat(AsyncPurgeConfig.settings(
         ServerConfigLoader.load(Map.of(), Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_MAX_ATTEMPTS", "9"), null).properties())

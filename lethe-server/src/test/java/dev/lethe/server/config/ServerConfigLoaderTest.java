@@ -66,4 +66,33 @@ class ServerConfigLoaderTest {
         Map.of(), null);
     assertThat(c.toString()).doesNotContain("s3cret");
   }
+
+  @Test
+  void unknownKeysInLethesSectionsOrOutsideLetheAreRejectedSoATypoCannotTurnAuthOff() throws Exception {
+    Path typo = dir.resolve("typo.yaml");
+    Files.writeString(typo, "lethe:\n  auth:\n    fil: /etc/lethe/principals.yaml\n");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of(), typo))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("unknown key lethe.auth.fil");
+    Path noRoot = dir.resolve("noroot.yaml");
+    Files.writeString(noRoot, "server:\n  port: 9002\n");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of(), noRoot))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("unknown key server.port");
+    Path ok = dir.resolve("ok.properties");
+    Files.writeString(ok, "lethe.catalog.properties.s3.endpoint=http://x\nlethe.other-feature.enabled=true\n");
+    assertThat(ServerConfigLoader.load(Map.of(), Map.of(), ok).properties())
+        .containsEntry("lethe.catalog.properties.s3.endpoint", "http://x");
+  }
+
+  @Test
+  void yamlSyntaxErrorsAreOneLineWithPositionAndNeverEchoTheFile() throws Exception {
+    Path file = dir.resolve("broken.yaml");
+    Files.writeString(file, "lethe:\n  jdbc:\n    password: [s3cret\n");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of(), file))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("line ")
+        .hasMessageNotContaining("s3cret")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of(), dir.resolve("missing.yaml")))
+        .hasMessageContaining("no such file");
+  }
 }

@@ -127,4 +127,45 @@ class IcebergRestBadInputTest {
     error(send("GET", "/main/namespaces?pageSize=0", null), 400);
     error(send("GET", "/main/namespaces?pageSize=x", null), 400);
   }
+
+  @Test
+  void garbageNegativeOrOverflowingPageParametersAre400OrAClampedPageNever500() throws Exception {
+    for (String ns : new String[] {"a", "b", "c"}) {
+      send("POST", "/main/namespaces", "{\"namespace\":[\"" + ns + "\"]}");
+    }
+    for (String path : new String[] {"/main/namespaces", "/main/namespaces/db/tables", "/main/namespaces/db/views"}) {
+      assertThat(error(send("GET", path + "?pageSize=2&pageToken=-5", null), 400).get("message").asText())
+          .contains("Invalid pageToken");
+      assertThat(error(send("GET", path + "?pageToken=garbage", null), 400).get("message").asText())
+          .contains("Invalid pageToken");
+    }
+    HttpResponse<String> rest = send("GET", "/main/namespaces?pageToken=1&pageSize=" + Integer.MAX_VALUE, null);
+    assertThat(rest.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(rest.body()).get("namespaces")).hasSize(3);
+  }
+
+  @Test
+  void requestsJettyRejectsBeforeAnyRouteAreJsonNotHtml() throws Exception {
+    String before = namespaces();
+    // java.net.http refuses to send these, so use a raw socket
+    assertThat(rawStatusAndType("GET /iceberg/v1/main/namespaces/a%00b HTTP/1.1\r\nHost: x\r\n\r\n"))
+        .startsWith("HTTP/1.1 400").contains("application/json").contains("\"code\":400");
+    assertThat(rawStatusAndType("GET /iceberg/v1/main/namespaces HTTP/1.1\r\nHost: x\r\nX-Big: "
+        + "a".repeat(20_000) + "\r\n\r\n"))
+        .startsWith("HTTP/1.1 431").contains("application/json").contains("\"code\":431");
+    assertThat(rawStatusAndType("GET /iceberg/v1/main/namespaces?x=" + "a".repeat(20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n"))
+        .startsWith("HTTP/1.1 414").contains("application/json").contains("\"code\":414");
+    assertThat(namespaces()).isEqualTo(before);
+  }
+
+  private String rawStatusAndType(String request) throws Exception {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(response).doesNotContain("<html");
+      return response;
+    }
+  }
 }

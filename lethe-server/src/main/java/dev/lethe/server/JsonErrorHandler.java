@@ -1,0 +1,38 @@
+package dev.lethe.server;
+
+import dev.lethe.server.iceberg.IcebergJson;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+
+/**
+ * Jetty's error handler for failures Jetty answers itself, before any route runs: a request URI
+ * Jetty cannot parse (e.g. {@code %00}), a URI or header block over Jetty's limits (414, 431). It
+ * writes Iceberg's {@link ErrorResponse} JSON instead of Jetty's HTML page (DESIGN.md "HTTP
+ * surface": never an HTML page or a stack trace). Route errors are written by {@link LetheServer}.
+ */
+final class JsonErrorHandler extends ErrorHandler {
+  private final IcebergJson json;
+
+  JsonErrorHandler(IcebergJson json) {
+    this.json = json;
+  }
+
+  @Override
+  protected void generateResponse(
+      Request request, Response response, int code, String message, Throwable cause, Callback callback) {
+    String reason = HttpStatus.getMessage(code);
+    String text = message == null || message.isBlank() || message.equals(reason)
+        ? "HTTP " + code + " " + reason
+        : "HTTP " + code + " " + reason + ": " + message;
+    String type = code == 404 ? "NotFoundException" : code >= 500 ? "InternalServerError" : "BadRequestException";
+    byte[] body = json.write(ErrorResponse.builder().responseCode(code).withType(type).withMessage(text).build());
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(body), callback);
+  }
+}
