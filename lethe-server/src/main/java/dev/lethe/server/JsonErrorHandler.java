@@ -27,6 +27,9 @@ final class JsonErrorHandler extends ErrorHandler {
   protected void generateResponse(
       Request request, Response response, int code, String message, Throwable cause, Callback callback) {
     String reason = HttpStatus.getMessage(code);
+    if (code == 400 && (message == null || message.isBlank() || message.equals(reason))) {
+      message = "the request line or headers cannot be parsed (e.g. %00 or a bad %-escape in the path)";
+    }
     String text = message == null || message.isBlank() || message.equals(reason)
         ? "HTTP " + code + " " + reason
         : "HTTP " + code + " " + reason + ": " + message;

@@ -56,6 +56,8 @@ public final class LetheServer implements AutoCloseable {
   public static final String DEFAULT_CATALOG = "main";
 
   private static final String ERROR_WRITTEN = "lethe.error-written";
+  /** How long {@link #close()} waits for requests in flight, in ms. */
+  static final long STOP_TIMEOUT_MS = 30_000;
 
   private final Javalin app;
   private final CatalogDatabase database;
@@ -123,7 +125,11 @@ public final class LetheServer implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
     try {
-      catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
+      try {
+        catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
+      }
       IcebergJson json = new IcebergJson();
       purge = startAsyncPurge(config, database, registry, clock);
       AsyncPurgeService asyncPurge = purge;
@@ -145,7 +151,12 @@ public final class LetheServer implements AutoCloseable {
         // names may legally carry encoded characters such as %2F; the catalog answers 400 with JSON
         c.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(UriCompliance.LEGACY));
         // errors Jetty answers itself (unparsable URI, URI or headers too long) are JSON too
-        c.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler(json)));
+        c.jetty.modifyServer(server -> {
+          server.setErrorHandler(new JsonErrorHandler(json));
+          // stop() lets requests in flight finish (up to the timeout) before the pool closes
+          server.setHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
+          server.setStopTimeout(STOP_TIMEOUT_MS);
+        });
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);
@@ -251,7 +262,10 @@ public final class LetheServer implements AutoCloseable {
     return catalogs;
   }
 
-  /** Stops HTTP, then closes the catalogs' FileIO and the database pool (which closes H2). */
+  /**
+   * Stops HTTP (new connections are refused; requests in flight finish, up to 30 s), then closes
+   * the catalogs' FileIO and the database pool (which closes H2).
+   */
   @Override
   public void close() {
     try {

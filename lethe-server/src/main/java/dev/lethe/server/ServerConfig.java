@@ -46,7 +46,9 @@ public record ServerConfig(
 
   /** The JDBC URL actually used. */
   public String effectiveJdbcUrl() {
-    return jdbcUrl != null ? jdbcUrl : "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("catalog");
+    // H2's own shutdown hook would close the database under requests still in flight; the server closes it
+    return jdbcUrl != null ? jdbcUrl
+        : "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
   }
 
   /** The warehouse location actually used for catalog {@code main}. */

@@ -23,4 +23,19 @@ class LetheServerTest {
       assertThat(r.body()).contains("ok");
     }
   }
+
+  @Test
+  void unusableWarehouseStopsStartNamingTheKeyAndStoresNoCatalog() throws Exception {
+    java.util.Map<String, String> bad = java.util.Map.of(
+        dev.lethe.server.config.ConfigKeys.DATA_DIR, dir.toString(),
+        dev.lethe.server.config.ConfigKeys.WAREHOUSE, "hdfs://nn/wh");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LetheServer.start(
+            dev.lethe.server.config.ServerConfigLoader.load(bad, java.util.Map.of(), null)))
+        .isInstanceOf(dev.lethe.server.config.ConfigException.class)
+        .hasMessageContaining("lethe.catalog.warehouse")
+        .hasMessageContaining("hdfs://nn/wh");
+    try (LetheServer server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir))) {
+      assertThat(server.catalogs().catalog("main").orElseThrow().row().warehouse()).doesNotContain("hdfs");
+    }
+  }
 }

@@ -55,6 +55,8 @@ public final class IcebergCatalogs implements AutoCloseable {
    * @param warehouse warehouse location for a new catalog
    * @param properties FileIO and catalog properties for a new catalog
    * @return the stored catalog row (the existing one if it was there)
+   * @throws IllegalArgumentException if no FileIO can be built for a new catalog's warehouse and
+   *     properties (nothing is stored)
    */
   public CatalogRow ensureCatalog(String name, String warehouse, Map<String, String> properties) {
     EntityNames.check("catalog", name);
@@ -62,6 +64,9 @@ public final class IcebergCatalogs implements AutoCloseable {
     Optional<CatalogRow> existing = database.jdbi().withHandle(h -> new CatalogDao(h).findByName(lake.metalakeId(), name));
     if (existing.isPresent()) {
       return existing.get();
+    }
+    try (FileIO check = fileIOFactory.create(warehouse, properties)) {
+      // a catalog whose FileIO cannot be built would answer every request with an error: refuse it
     }
     long now = clock.millis();
     CatalogRow row = new CatalogRow(ids.get(), lake.metalakeId(), name, warehouse, properties, now, now);
