@@ -1,5 +1,18 @@
 package dev.lethe.server;
 
+import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.purge.AsyncPurgeService;
+import dev.lethe.catalog.purge.AsyncPurgeSettings;
+import dev.lethe.catalog.purge.CleanupJob;
+import dev.lethe.catalog.purge.CredentialCipher;
+import dev.lethe.catalog.purge.LoggingPurgeEventListener;
+import dev.lethe.server.config.AsyncPurgeConfig;
+import dev.lethe.server.iceberg.AsyncDrops;
+import dev.lethe.server.management.CleanupRoutes;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.apache.iceberg.catalog.TableIdentifier;
+
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
@@ -50,9 +63,11 @@ public final class LetheServer implements AutoCloseable {
   private final CatalogDatabase database;
   private final IcebergCatalogs catalogs;
   private final String host;
+  private final AsyncPurgeService purge;
 
-  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host) {
+  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge) {
     this.app = app;
+    this.purge = purge;
     this.database = database;
     this.catalogs = catalogs;
     this.host = host;
@@ -107,6 +122,8 @@ public final class LetheServer implements AutoCloseable {
         config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()));
     IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString());
     Javalin app;
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AsyncPurgeService purge = null;
     try {
       try {
         catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
@@ -114,7 +131,20 @@ public final class LetheServer implements AutoCloseable {
         throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
       }
       IcebergJson json = new IcebergJson();
-      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access);
+      purge = startAsyncPurge(config, database, registry, clock);
+      AsyncPurgeService asyncPurge = purge;
+      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, new AsyncDrops() {
+        @Override
+        public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
+          return asyncPurge.dropTable(catalog, id, principal);
+        }
+
+        @Override
+        public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String principal) {
+          return asyncPurge.dropView(catalog, id, principal);
+        }
+      });
+      CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -130,6 +160,8 @@ public final class LetheServer implements AutoCloseable {
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);
+        cleanups.register(c.routes);
+        c.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
         c.routes.exception(Exception.class, (e, ctx) -> {
           int status = IcebergErrors.statusOf(e);
@@ -151,13 +183,29 @@ public final class LetheServer implements AutoCloseable {
       });
       app.start(config.host(), config.port());
     } catch (RuntimeException e) {
+      if (purge != null) {
+        purge.close();
+      }
       catalogs.close();
       database.close();
       throw e;
     }
-    LetheServer server = new LetheServer(app, database, catalogs, config.host());
+    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge);
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     return server;
+  }
+
+  /**
+   * Starts the asynchronous purge workers (docs/purge.md).
+   *
+   * @throws ConfigException naming the key if an async purge key is invalid
+   */
+  private static AsyncPurgeService startAsyncPurge(ServerConfig config, CatalogDatabase database,
+      PrometheusMeterRegistry registry, Clock clock) {
+    AsyncPurgeSettings settings = AsyncPurgeConfig.settings(config.properties());
+    CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
+        config.dataDir().resolve("purge.key"));
+    return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, new LoggingPurgeEventListener(), clock);
   }
 
   private static void createDirectories(Path dir) {
@@ -224,6 +272,9 @@ public final class LetheServer implements AutoCloseable {
       app.stop();
     } finally {
       try {
+        if (purge != null) {
+          purge.close();
+        }
         catalogs.close();
       } finally {
         database.close();

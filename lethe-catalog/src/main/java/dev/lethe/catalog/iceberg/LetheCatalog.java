@@ -8,6 +8,7 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.purge.NameReuseGuard;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.SynchronousPurge;
 import java.io.IOException;
@@ -166,6 +167,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public TableBuilder buildTable(TableIdentifier identifier, org.apache.iceberg.Schema schema) {
     EntityNames.checkIdentifier("table", identifier);
+    checkNameFree(identifier);
     return super.buildTable(identifier, schema);
   }
 
@@ -247,6 +249,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         if (tables.findLive(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Table already exists: %s", to);
         }
+        NameReuseGuard.check(h, catalog.catalogId(), toNs.name(), to);
         if (tables.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
           throw new NoSuchTableException("Table does not exist: %s", from);
         }
@@ -298,6 +301,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("table", identifier);
+    checkNameFree(identifier);
     if (!tableExists(identifier)) {
       rejectSharedMetadata(identifier, metadataFileLocation);
     }
@@ -395,6 +399,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public org.apache.iceberg.view.ViewBuilder buildView(TableIdentifier identifier) {
     EntityNames.checkIdentifier("view", identifier);
+    checkNameFree(identifier);
     return super.buildView(identifier);
   }
 
@@ -438,6 +443,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         if (views.find(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
         }
+        NameReuseGuard.check(h, catalog.catalogId(), toNs.name(), to);
         if (views.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
           throw new NoSuchViewException("View does not exist: %s", from);
         }
@@ -560,6 +566,12 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   // ---- shared lookups (also used by the operations) ----
+
+  /** Refuses (409) a name held by an active cleanup job before any file is written (async design §5.7). */
+  private void checkNameFree(TableIdentifier identifier) {
+    jdbi.useHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .ifPresent(ns -> NameReuseGuard.check(h, catalog.catalogId(), ns.name(), identifier)));
+  }
 
   static Optional<NamespaceRow> findNamespace(Handle h, String catalogId, Namespace namespace) {
     if (namespace.isEmpty()) {

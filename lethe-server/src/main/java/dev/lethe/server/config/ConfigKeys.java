@@ -29,6 +29,30 @@ public final class ConfigKeys {
   /** Principals file; default none (auth off). */
   public static final String AUTH_FILE = "lethe.auth.file";
 
+  /** Prefix of the asynchronous purge keys (docs/purge.md "Configuration"). */
+  public static final String ASYNC_PURGE = "lethe.iceberg-rest.async-purge.";
+  /** Concurrent cleanup jobs per server; default 2. */
+  public static final String ASYNC_PURGE_WORKER_THREADS = ASYNC_PURGE + "worker-threads";
+  /** Server-wide file-delete threads; default 4. */
+  public static final String ASYNC_PURGE_DELETE_THREADS = ASYNC_PURGE + "delete-threads";
+  /** Files per bulk delete; default 1000. */
+  public static final String ASYNC_PURGE_DELETE_BATCH_SIZE = ASYNC_PURGE + "delete-batch-size";
+  /** Idle worker poll interval, ms; default 5000. */
+  public static final String ASYNC_PURGE_POLL_INTERVAL_MS = ASYNC_PURGE + "poll-interval-ms";
+  /** Age after which a running job's heartbeat is stale, ms; default 300000. */
+  public static final String ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS = ASYNC_PURGE + "heartbeat-timeout-ms";
+  /** Failed attempts before FAILED; default 5. */
+  public static final String ASYNC_PURGE_MAX_ATTEMPTS = ASYNC_PURGE + "max-attempts";
+  /** Hours terminal jobs are kept; default 720. */
+  public static final String ASYNC_PURGE_RETENTION_HOURS = ASYNC_PURGE + "retention-hours";
+  /** Base64 AES key (16/24/32 bytes) for captured FileIO properties; default a key generated into {@code <data-dir>/purge.key}. */
+  public static final String ASYNC_PURGE_ENCRYPTION_KEY = ASYNC_PURGE + "encryption-key";
+
+  /** Every asynchronous purge key. */
+  public static final java.util.List<String> ASYNC_PURGE_KEYS = java.util.List.of(ASYNC_PURGE_WORKER_THREADS,
+      ASYNC_PURGE_DELETE_THREADS, ASYNC_PURGE_DELETE_BATCH_SIZE, ASYNC_PURGE_POLL_INTERVAL_MS,
+      ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, ASYNC_PURGE_MAX_ATTEMPTS, ASYNC_PURGE_RETENTION_HOURS, ASYNC_PURGE_ENCRYPTION_KEY);
+
   private ConfigKeys() {}
 
   /**

@@ -46,7 +46,8 @@ public final class ServerConfigLoader {
 
   /** Sections of the key space this loader owns: a key in them that it does not know is a typo. */
   private static final List<String> OWNED_SECTIONS =
-      List.of("lethe.server.", "lethe.jdbc.", "lethe.http.", "lethe.auth.", "lethe.catalog.", "lethe.data-dir.");
+      List.of("lethe.server.", "lethe.jdbc.", "lethe.http.", "lethe.auth.", "lethe.catalog.", "lethe.data-dir.",
+          ConfigKeys.ASYNC_PURGE);
 
   /**
    * Rejects keys of the file that cannot be meant: outside {@code lethe.} (e.g. a YAML file without
@@ -66,15 +67,22 @@ public final class ServerConfigLoader {
     }
   }
 
-  private static final java.util.Set<String> KNOWN = java.util.Set.of(ConfigKeys.HOST, ConfigKeys.PORT,
-      ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
-      ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE);
+  private static final java.util.Set<String> KNOWN = known();
+
+  private static java.util.Set<String> known() {
+    java.util.Set<String> keys = new java.util.HashSet<>(List.of(ConfigKeys.HOST, ConfigKeys.PORT,
+        ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
+        ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+    keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
+    return java.util.Set.copyOf(keys);
+  }
 
   private static List<String> allKeys(Map<String, String> file) {
     java.util.Set<String> keys = new java.util.TreeSet<>(file.keySet());
     keys.addAll(List.of(ConfigKeys.HOST, ConfigKeys.PORT, ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL,
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
         ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+    keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     return List.copyOf(keys);
   }
 
@@ -98,6 +106,8 @@ public final class ServerConfigLoader {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": not a readable file: " + auth);
       }
     }
+    AsyncPurgeConfig.settings(values); // fail start-up on a bad async purge key
+    AsyncPurgeConfig.encryptionKey(values);
     return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);

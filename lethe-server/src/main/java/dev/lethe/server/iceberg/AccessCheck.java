@@ -16,4 +16,12 @@ public interface AccessCheck {
    * @param write true for mutations, false for reads (GET, HEAD)
    */
   void check(String authorizationHeader, String catalog, boolean write);
+
+  /**
+   * The name of the caller, for audit columns such as a cleanup job's {@code created_by}; call
+   * after {@link #check} allowed the request. {@code anonymous} when auth is off.
+   */
+  default String principal(String authorizationHeader) {
+    return "anonymous";
+  }
 }

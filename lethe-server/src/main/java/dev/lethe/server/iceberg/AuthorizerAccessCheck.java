@@ -30,4 +30,10 @@ public final class AuthorizerAccessCheck implements AccessCheck {
       throw new ForbiddenException("%s", f.reason());
     }
   }
+
+  @Override
+  public String principal(String authorizationHeader) {
+    AuthDecision decision = authorizer.authenticate(authorizationHeader);
+    return decision instanceof AuthDecision.Allowed a ? a.principal().name() : "anonymous";
+  }
 }

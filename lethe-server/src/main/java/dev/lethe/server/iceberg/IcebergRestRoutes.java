@@ -55,6 +55,7 @@ public final class IcebergRestRoutes {
   private final IcebergJson json;
   private final String defaultCatalog;
   private final AccessCheck access;
+  private final AsyncDrops asyncDrops;
 
   /**
    * @param catalogs the catalogs served, by name (= REST prefix)
@@ -63,10 +64,20 @@ public final class IcebergRestRoutes {
    * @param access the access check run before every route
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access) {
+    this(catalogs, json, defaultCatalog, access, null);
+  }
+
+  /**
+   * @param asyncDrops the asynchronous purge, or null when it is not available (the async header
+   *     is then answered 400)
+   */
+  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
+      AsyncDrops asyncDrops) {
     this.catalogs = catalogs;
     this.json = json;
     this.defaultCatalog = defaultCatalog;
     this.access = access;
+    this.asyncDrops = asyncDrops;
   }
 
   @FunctionalInterface
@@ -141,7 +152,9 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       TableIdentifier id = tableId(ctx);
-      if (purgeRequested(ctx)) {
+      if (purgeRequested(ctx) && async(ctx, c, true)) {
+        asyncDrops.dropTable(c.row(), id, access.principal(ctx.header("Authorization")));
+      } else if (purgeRequested(ctx)) {
         CatalogHandlers.purgeTable(c, id);
       } else {
         CatalogHandlers.dropTable(c, id);
@@ -207,6 +220,12 @@ public final class IcebergRestRoutes {
       ok(ctx, CatalogHandlers.updateView(c, id, req));
     });
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
+      // views carry no purge flag: only an explicit header (not the catalog default) removes their files
+      if (async(ctx, c, false)) {
+        asyncDrops.dropView(c.row(), viewId(ctx), access.principal(ctx.header("Authorization")));
+        ctx.status(204);
+        return;
+      }
       CatalogHandlers.dropView(c, viewId(ctx));
       ctx.status(204);
     });
@@ -254,6 +273,20 @@ public final class IcebergRestRoutes {
 
   private static Optional<PageRequest> page(Context ctx) {
     return PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"));
+  }
+
+  /** Whether this drop purges asynchronously (header, else catalog default); 400 on a bad header. */
+  private boolean async(Context ctx, LetheCatalog c, boolean useCatalogDefault) {
+    AsyncPurgeHeader.Decision d = AsyncPurgeHeader.decide(ctx.header(AsyncPurgeHeader.LETHE),
+        ctx.header(AsyncPurgeHeader.GRAVITINO),
+        useCatalogDefault ? c.row().properties().get(AsyncPurgeHeader.CATALOG_DEFAULT) : null);
+    if (d instanceof AsyncPurgeHeader.Invalid invalid) {
+      throw new IllegalArgumentException(invalid.message());
+    }
+    if (d instanceof AsyncPurgeHeader.Async && asyncDrops == null) {
+      throw new IllegalArgumentException("Asynchronous purge is not available on this server");
+    }
+    return d instanceof AsyncPurgeHeader.Async;
   }
 
   private static boolean purgeRequested(Context ctx) {

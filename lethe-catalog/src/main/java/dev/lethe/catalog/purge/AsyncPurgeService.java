@@ -1,0 +1,88 @@
+package dev.lethe.catalog.purge;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.io.FileIOFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Set;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * The asynchronous purge of one server process, assembled (DESIGN.md "Cleanup jobs"): the
+ * enqueuer used on request threads, and the delete pool, heartbeat and worker pool that run the
+ * jobs. Closing it stops the workers; jobs they were running are reclaimed after the heartbeat
+ * timeout by any replica.
+ */
+public final class AsyncPurgeService implements AutoCloseable {
+  private final CleanupJobEnqueuer enqueuer;
+  private final PurgeEventListener listener;
+  private final DeletePool deletePool;
+  private final PurgeWorkerPool workers;
+
+  /**
+   * Starts the workers.
+   *
+   * @param database the catalog database
+   * @param metalakeName the metalake served
+   * @param settings pool and retry settings
+   * @param cipher encrypts captured FileIO properties
+   * @param registry where the purge meters are registered
+   * @param listener receives purge events
+   * @param clock local clock (metrics snapshot age only; job times use the database clock)
+   */
+  public AsyncPurgeService(CatalogDatabase database, String metalakeName, AsyncPurgeSettings settings,
+      CredentialCipher cipher, MeterRegistry registry, PurgeEventListener listener, Clock clock) {
+    FileIOFactory fileIOFactory = new FileIOFactory();
+    PurgeMetrics metrics = new PurgeMetrics(registry, database, clock);
+    this.listener = listener;
+    this.enqueuer = new CleanupJobEnqueuer(database, metalakeName, cipher, fileIOFactory);
+    this.deletePool = new DeletePool(settings.deleteThreads(), settings.deleteThreads() * 2);
+    PurgeJobRunner runner = new PurgeJobRunner(database, cipher, fileIOFactory, deletePool, settings.deleteBatchSize(),
+        metrics::filesDeleted);
+    this.workers = new PurgeWorkerPool(database, settings, JobClaimer.forDatabase(database), runner, listener, metrics);
+  }
+
+  /**
+   * Drops a table entry and enqueues its purge in one transaction, fires {@link
+   * PurgeEvent.DropAccepted} and wakes the workers.
+   *
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException if there is no live table
+   */
+  public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
+    return accepted(enqueuer.dropTable(catalog, id, principal));
+  }
+
+  /**
+   * Drops a view entry and enqueues the removal of its metadata file.
+   *
+   * @throws org.apache.iceberg.exceptions.NoSuchViewException if there is no such view
+   */
+  public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String principal) {
+    return accepted(enqueuer.dropView(catalog, id, principal));
+  }
+
+  private CleanupJob accepted(CleanupJob job) {
+    try {
+      listener.onEvent(new PurgeEvent.DropAccepted(job));
+    } catch (RuntimeException ignored) {
+      // a listener never fails a drop that is already committed
+    }
+    workers.wakeUp();
+    return job;
+  }
+
+  /** Ids of the jobs this process holds a lease on. */
+  public Set<Long> ownedJobIds() {
+    return workers.ownedJobIds();
+  }
+
+  @Override
+  public void close() {
+    try {
+      workers.close();
+    } finally {
+      deletePool.close();
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.lethe.catalog.purge;
+
+/**
+ * One row of {@code lethe_cleanup_job} (DESIGN.md "Cleanup jobs"; async design §5.4).
+ *
+ * @param jobId database-assigned id
+ * @param objectType table or view
+ * @param metalakeName metalake of the dropped object
+ * @param catalogId id of the catalog the object was dropped from (the catalog may be gone since)
+ * @param catalogName name of that catalog at drop time
+ * @param namespace namespace levels joined by U+001F ({@code NamespaceNames.encode})
+ * @param objectName table or view name
+ * @param metadataLocation the metadata file the worker rebuilds the file set from
+ * @param fileIoImpl FileIO class name at drop time
+ * @param encryptedFileIoProperties FileIO properties at drop time, AES-GCM encrypted ({@link
+ *     CredentialCipher}); never shown to anyone
+ * @param state current state
+ * @param attempts failed attempts so far
+ * @param lastError reason of the latest failure, null until one happens
+ * @param heartbeatAt last heartbeat, ms since epoch on the database clock; null when unclaimed
+ * @param createdBy principal that requested the drop
+ * @param createdAt ms since epoch (database clock)
+ * @param updatedAt last state change, ms since epoch (database clock)
+ */
+public record CleanupJob(
+    long jobId,
+    CleanupObjectType objectType,
+    String metalakeName,
+    String catalogId,
+    String catalogName,
+    String namespace,
+    String objectName,
+    String metadataLocation,
+    String fileIoImpl,
+    String encryptedFileIoProperties,
+    CleanupJobState state,
+    int attempts,
+    String lastError,
+    Long heartbeatAt,
+    String createdBy,
+    long createdAt,
+    long updatedAt) {
+
+  /** Never prints the FileIO properties. */
+  @Override
+  public String toString() {
+    return "CleanupJob[id=" + jobId + ", " + objectType + " " + catalogName + "."
+        + namespace.replace('\u001f', '.') + "." + objectName + ", state=" + state + ", attempts=" + attempts + "]";
+  }
+}

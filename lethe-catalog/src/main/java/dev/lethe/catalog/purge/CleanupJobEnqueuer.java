@@ -1,0 +1,106 @@
+package dev.lethe.catalog.purge;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.NamespaceDao;
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.entity.NamespaceRow;
+import dev.lethe.catalog.entity.TableDao;
+import dev.lethe.catalog.entity.TableRow;
+import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.entity.ViewRow;
+import dev.lethe.catalog.io.FileIOFactory;
+import java.util.Objects;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+
+/**
+ * The request-thread half of the asynchronous purge (DESIGN.md "Drop paths", "Entities and
+ * storage"; async design §5.3): in <b>one</b> database transaction it reads the entry's metadata
+ * location, removes the entry and inserts the {@code PENDING} cleanup job, with the catalog's
+ * FileIO implementation and its properties (encrypted) captured. A crash can therefore never leave
+ * a dropped entry without its job, or a job for a live entry.
+ *
+ * <p>A repeated drop finds no live entry and enqueues nothing. Thread-safe.
+ */
+public final class CleanupJobEnqueuer {
+  private final CatalogDatabase database;
+  private final String metalakeName;
+  private final CredentialCipher cipher;
+  private final FileIOFactory fileIOFactory;
+  private final DatabaseClock clock;
+
+  /**
+   * @param database the catalog database holding entries and jobs
+   * @param metalakeName the metalake whose catalogs are served
+   * @param cipher encrypts captured FileIO properties
+   * @param fileIOFactory decides the FileIO implementation of a catalog
+   */
+  public CleanupJobEnqueuer(CatalogDatabase database, String metalakeName, CredentialCipher cipher, FileIOFactory fileIOFactory) {
+    this.database = Objects.requireNonNull(database);
+    this.metalakeName = Objects.requireNonNull(metalakeName);
+    this.cipher = Objects.requireNonNull(cipher);
+    this.fileIOFactory = Objects.requireNonNull(fileIOFactory);
+    this.clock = DatabaseClock.of(database.vendor());
+  }
+
+  /**
+   * Drops a table's entry and enqueues the purge of its files.
+   *
+   * @param createdBy principal, for audit; not null
+   * @return the inserted job ({@code PENDING})
+   * @throws NoSuchTableException if there is no live table of that name (nothing changes)
+   */
+  public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String createdBy) {
+    String impl = fileIOFactory.implFor(catalog.warehouse(), catalog.properties());
+    String props = cipher.encrypt(catalog.properties());
+    return database.jdbi().inTransaction(h -> {
+      NamespaceRow ns = namespace(h, catalog, id)
+          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", id));
+      TableDao tables = new TableDao(h);
+      TableRow row = tables.findLive(ns.namespaceId(), id.name())
+          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", id));
+      if (tables.deleteLive(ns.namespaceId(), id.name()) != 1) {
+        throw new NoSuchTableException("Table does not exist: %s", id);
+      }
+      CleanupJobDao jobs = new CleanupJobDao(h);
+      long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(),
+          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), clock.millis(h));
+      return jobs.find(jobId).orElseThrow();
+    });
+  }
+
+  /**
+   * Drops a view's entry and enqueues the removal of its metadata files.
+   *
+   * @return the inserted job ({@code PENDING})
+   * @throws NoSuchViewException if there is no such view (nothing changes)
+   */
+  public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String createdBy) {
+    String impl = fileIOFactory.implFor(catalog.warehouse(), catalog.properties());
+    String props = cipher.encrypt(catalog.properties());
+    return database.jdbi().inTransaction(h -> {
+      NamespaceRow ns = namespace(h, catalog, id)
+          .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", id));
+      ViewDao views = new ViewDao(h);
+      ViewRow row = views.find(ns.namespaceId(), id.name())
+          .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", id));
+      if (views.delete(ns.namespaceId(), id.name()) != 1) {
+        throw new NoSuchViewException("View does not exist: %s", id);
+      }
+      CleanupJobDao jobs = new CleanupJobDao(h);
+      long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.VIEW, metalakeName, catalog.catalogId(), catalog.name(),
+          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), clock.millis(h));
+      return jobs.find(jobId).orElseThrow();
+    });
+  }
+
+  private static java.util.Optional<NamespaceRow> namespace(org.jdbi.v3.core.Handle h, CatalogRow catalog, TableIdentifier id) {
+    if (id.namespace().isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    // the same row lock a create takes, so a create and a drop of one name serialize
+    return new NamespaceDao(h).findForUpdate(catalog.catalogId(), NamespaceNames.encode(id.namespace()));
+  }
+}

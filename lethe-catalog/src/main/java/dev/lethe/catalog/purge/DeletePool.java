@@ -1,0 +1,58 @@
+package dev.lethe.catalog.purge;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server-wide file-delete pool shared by every running job (async design §5.5): {@code
+ * delete-threads} threads, a bounded queue, and caller-runs back-pressure, so when threads and
+ * queue are full the submitting worker runs the batch itself and stops pulling new batches until
+ * it is done. No batch is ever dropped and the queue never grows past its bound.
+ */
+public final class DeletePool implements AutoCloseable {
+  private final ThreadPoolExecutor executor;
+
+  /**
+   * @param threads delete threads, at least 1
+   * @param queueCapacity batches waiting beyond the running ones, at least 1
+   */
+  public DeletePool(int threads, int queueCapacity) {
+    AtomicInteger n = new AtomicInteger();
+    this.executor = new ThreadPoolExecutor(threads, threads, 0L, TimeUnit.MILLISECONDS,
+        new ArrayBlockingQueue<>(queueCapacity),
+        r -> {
+          Thread t = new Thread(r, "lethe-purge-delete-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        },
+        new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+
+  /**
+   * Submits a batch; runs it on the calling thread when the pool and its queue are full.
+   *
+   * @return the batch's future (already done when it ran on the caller)
+   */
+  public <T> Future<T> submit(Callable<T> batch) {
+    return executor.submit(batch);
+  }
+
+  /** Batches waiting in the queue now (for tests and metrics). */
+  public int queued() {
+    return executor.getQueue().size();
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.lethe.catalog.purge;
+
+import java.util.Objects;
+
+/**
+ * The cleanup job state machine as a pure function (async design §5.6 table).
+ *
+ * <table>
+ *   <caption>Outcome → row change</caption>
+ *   <tr><th>outcome</th><th>row</th></tr>
+ *   <tr><td>completed</td><td>{@code SUCCEEDED}, attempts unchanged</td></tr>
+ *   <tr><td>transient, attempts+1 &lt; max</td><td>attempts+1, last_error, {@code PENDING}, heartbeat cleared</td></tr>
+ *   <tr><td>transient, attempts+1 reaches max</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
+ *   <tr><td>terminal</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
+ *   <tr><td>released (worker shutting down)</td><td>{@code PENDING}, attempts and last_error unchanged, heartbeat cleared</td></tr>
+ *   <tr><td>lease lost</td><td>no write (the new owner decides)</td></tr>
+ * </table>
+ */
+public final class PurgeTransition {
+  /** Longest {@code last_error} stored; longer reasons are cut and end with "…". */
+  public static final int MAX_ERROR_LENGTH = 2048;
+
+  private PurgeTransition() {}
+
+  /** What {@link #next} decided. */
+  public sealed interface Decision {}
+
+  /**
+   * Write this row change (guarded by the lease).
+   *
+   * @param state new state
+   * @param attempts new attempt count
+   * @param lastError new last_error; null keeps none (only on success with no earlier error)
+   */
+  public record Write(CleanupJobState state, int attempts, String lastError) implements Decision {}
+
+  /** Write nothing: the lease is lost. */
+  public record NoWrite() implements Decision {}
+
+  /**
+   * @param job the job as claimed (its {@code attempts} and {@code lastError})
+   * @param outcome how the run ended
+   * @param maxAttempts the {@code max-attempts} setting, at least 1
+   */
+  public static Decision next(CleanupJob job, PurgeOutcome outcome, int maxAttempts) {
+    Objects.requireNonNull(outcome, "outcome");
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("max-attempts must be >= 1, got " + maxAttempts);
+    }
+    if (outcome instanceof PurgeOutcome.Completed) {
+      return new Write(CleanupJobState.SUCCEEDED, job.attempts(), job.lastError());
+    }
+    if (outcome instanceof PurgeOutcome.Transient t) {
+      int attempts = job.attempts() + 1;
+      boolean exhausted = attempts >= maxAttempts;
+      String reason = exhausted ? "gave up after " + attempts + " attempts: " + t.reason() : t.reason();
+      return new Write(exhausted ? CleanupJobState.FAILED : CleanupJobState.PENDING, attempts, truncate(reason));
+    }
+    if (outcome instanceof PurgeOutcome.Released) {
+      return new Write(CleanupJobState.PENDING, job.attempts(), job.lastError());
+    }
+    if (outcome instanceof PurgeOutcome.Terminal t) {
+      return new Write(CleanupJobState.FAILED, job.attempts() + 1, truncate(t.reason()));
+    }
+    return new NoWrite();
+  }
+
+  /** Cuts a reason to {@link #MAX_ERROR_LENGTH} characters. */
+  static String truncate(String reason) {
+    String r = reason == null ? "unknown failure" : reason;
+    return r.length() <= MAX_ERROR_LENGTH ? r : r.substring(0, MAX_ERROR_LENGTH - 1) + "…";
+  }
+}

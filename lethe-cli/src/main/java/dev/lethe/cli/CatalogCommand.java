@@ -1,0 +1,19 @@
+package dev.lethe.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code lethe catalog}: commands that talk over HTTP to a running Lethe server (DESIGN.md "CLI").
+ */
+@Command(name = "catalog", mixinStandardHelpOptions = true,
+    description = "Inspect a running Lethe catalog server.",
+    subcommands = {CatalogJobsCommand.class})
+final class CatalogCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'lethe catalog --help'");
+  }
+}

@@ -1,0 +1,70 @@
+package dev.lethe.server.config;
+
+import dev.lethe.catalog.purge.AsyncPurgeSettings;
+import java.util.Base64;
+import java.util.Map;
+
+/**
+ * Reads the {@code lethe.iceberg-rest.async-purge.*} keys (async design §5.10) into {@link
+ * AsyncPurgeSettings}; a bad value is a {@link ConfigException} naming its key.
+ */
+public final class AsyncPurgeConfig {
+  private AsyncPurgeConfig() {}
+
+  /**
+   * @param values resolved configuration keys
+   * @throws ConfigException naming the key of a value that is not a number or out of range
+   */
+  public static AsyncPurgeSettings settings(Map<String, String> values) {
+    AsyncPurgeSettings d = AsyncPurgeSettings.DEFAULTS;
+    return new AsyncPurgeSettings(
+        (int) number(values, ConfigKeys.ASYNC_PURGE_WORKER_THREADS, d.workerThreads(), 0, 1024),
+        (int) number(values, ConfigKeys.ASYNC_PURGE_DELETE_THREADS, d.deleteThreads(), 1, 1024),
+        (int) number(values, ConfigKeys.ASYNC_PURGE_DELETE_BATCH_SIZE, d.deleteBatchSize(), 1, 100_000),
+        number(values, ConfigKeys.ASYNC_PURGE_POLL_INTERVAL_MS, d.pollIntervalMs(), 1, Long.MAX_VALUE / 4),
+        number(values, ConfigKeys.ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, d.heartbeatTimeoutMs(), 3, Long.MAX_VALUE / 4),
+        (int) number(values, ConfigKeys.ASYNC_PURGE_MAX_ATTEMPTS, d.maxAttempts(), 1, 1_000_000),
+        number(values, ConfigKeys.ASYNC_PURGE_RETENTION_HOURS, d.retentionHours(), 0, 1_000_000));
+  }
+
+  /**
+   * The configured encryption key (base64), or null to use the generated key file.
+   *
+   * @throws ConfigException naming the key if it is not base64 of 16, 24 or 32 bytes (the message
+   *     never repeats the value)
+   */
+  public static String encryptionKey(Map<String, String> values) {
+    String v = values.get(ConfigKeys.ASYNC_PURGE_ENCRYPTION_KEY);
+    if (v == null || v.isBlank()) {
+      return null;
+    }
+    byte[] key;
+    try {
+      key = Base64.getDecoder().decode(v.trim());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("Invalid " + ConfigKeys.ASYNC_PURGE_ENCRYPTION_KEY + ": not base64");
+    }
+    if (key.length != 16 && key.length != 24 && key.length != 32) {
+      throw new ConfigException("Invalid " + ConfigKeys.ASYNC_PURGE_ENCRYPTION_KEY
+          + ": expected base64 of 16, 24 or 32 bytes, got " + key.length + " bytes");
+    }
+    return v.trim();
+  }
+
+  private static long number(Map<String, String> values, String key, long def, long min, long max) {
+    String v = values.get(key);
+    if (v == null) {
+      return def;
+    }
+    long n;
+    try {
+      n = Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("Invalid " + key + ": not a number: " + v);
+    }
+    if (n < min || n > max) {
+      throw new ConfigException("Invalid " + key + ": " + n + " is outside " + min + ".." + max);
+    }
+    return n;
+  }
+}

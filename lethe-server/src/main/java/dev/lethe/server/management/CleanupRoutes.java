@@ -1,0 +1,140 @@
+package dev.lethe.server.management;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.catalog.iceberg.LetheCatalog;
+import dev.lethe.catalog.purge.CleanupJob;
+import dev.lethe.catalog.purge.CleanupJobDao;
+import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.server.iceberg.AccessCheck;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+
+/**
+ * The read-only cleanup job listing (async design §5.9 phase 2; DESIGN.md "HTTP surface"):
+ * {@code GET /api/metalakes/{m}/catalogs/{c}/cleanups?namespace=&name=&state=&limit=}, newest
+ * first. Rows never carry FileIO properties, credentials or metadata locations. Errors are {@code
+ * {code, type, message}} JSON.
+ */
+public final class CleanupRoutes {
+  /** Path of the route. */
+  public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/cleanups";
+  private static final int DEFAULT_LIMIT = 1000;
+
+  private final IcebergCatalogs catalogs;
+  private final CatalogDatabase database;
+  private final AccessCheck access;
+
+  /** Routes over the catalogs served and their database; {@code access} needs read on the catalog. */
+  public CleanupRoutes(IcebergCatalogs catalogs, CatalogDatabase database, AccessCheck access) {
+    this.catalogs = catalogs;
+    this.database = database;
+    this.access = access;
+  }
+
+  /** Registers the route. */
+  public void register(RoutesConfig routes) {
+    routes.get(PATH, this::list);
+  }
+
+  private void list(Context ctx) {
+    String metalake = ctx.pathParam("metalake");
+    String catalogName = ctx.pathParam("catalog");
+    try {
+      access.check(ctx.header("Authorization"), catalogName, false);
+    } catch (NotAuthorizedException e) {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"lethe\"");
+      error(ctx, 401, "NotAuthorizedException", e.getMessage());
+      return;
+    } catch (ForbiddenException e) {
+      error(ctx, 403, "ForbiddenException", e.getMessage());
+      return;
+    }
+    if (!metalake.equals(catalogs.metalake())) {
+      error(ctx, 404, "NoSuchMetalakeException", "Metalake does not exist: " + metalake);
+      return;
+    }
+    LetheCatalog catalog = catalogs.catalog(catalogName).orElse(null);
+    if (catalog == null) {
+      error(ctx, 404, "NoSuchCatalogException", "Catalog does not exist: " + catalogName);
+      return;
+    }
+    CleanupJobState state = null;
+    String stateParam = ctx.queryParam("state");
+    if (stateParam != null && !stateParam.isEmpty()) {
+      try {
+        state = CleanupJobState.parse(stateParam);
+      } catch (IllegalArgumentException e) {
+        error(ctx, 400, "IllegalArgumentException", e.getMessage());
+        return;
+      }
+    }
+    int limit = DEFAULT_LIMIT;
+    String limitParam = ctx.queryParam("limit");
+    if (limitParam != null && !limitParam.isEmpty()) {
+      try {
+        limit = Integer.parseInt(limitParam);
+      } catch (NumberFormatException e) {
+        limit = -1;
+      }
+      if (limit < 1 || limit > 10_000) {
+        error(ctx, 400, "IllegalArgumentException", "Invalid limit: expected 1..10000, got " + limitParam);
+        return;
+      }
+    }
+    String nsParam = ctx.queryParam("namespace");
+    String namespace = nsParam == null || nsParam.isEmpty() ? null : NamespaceNames.encode(parseNamespace(nsParam));
+    String name = ctx.queryParam("name");
+    String objectName = name == null || name.isEmpty() ? null : name;
+    CleanupJobState filter = state;
+    int max = limit;
+    List<CleanupJob> jobs = database.jdbi().withHandle(h ->
+        new CleanupJobDao(h).list(catalog.row().catalogId(), namespace, objectName, filter, max));
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (CleanupJob job : jobs) {
+      rows.add(view(job));
+    }
+    ctx.status(200).json(Map.of("cleanups", rows));
+  }
+
+  /** Levels separated by U+001F (as in Iceberg REST paths) or, if there is none, by dots. */
+  static Namespace parseNamespace(String param) {
+    String sep = param.contains(NamespaceNames.SEPARATOR) ? NamespaceNames.SEPARATOR : "\\.";
+    return Namespace.of(param.split(sep, -1));
+  }
+
+  /** The public shape of a job: no FileIO properties, credentials or locations. */
+  static Map<String, Object> view(CleanupJob job) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", job.jobId());
+    m.put("objectType", job.objectType().name());
+    m.put("catalog", job.catalogName());
+    m.put("namespace", Arrays.asList(NamespaceNames.decode(job.namespace()).levels()));
+    m.put("name", job.objectName());
+    m.put("state", job.state().name());
+    m.put("attempts", job.attempts());
+    m.put("lastError", job.lastError());
+    m.put("heartbeatAt", job.heartbeatAt());
+    m.put("createdBy", job.createdBy());
+    m.put("createdAt", job.createdAt());
+    m.put("updatedAt", job.updatedAt());
+    return m;
+  }
+
+  private static void error(Context ctx, int code, String type, String message) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("code", code);
+    body.put("type", type);
+    body.put("message", message);
+    ctx.status(code).json(body);
+  }
+}

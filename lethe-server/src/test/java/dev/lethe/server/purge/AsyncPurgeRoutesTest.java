@@ -1,0 +1,237 @@
+package dev.lethe.server.purge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lethe.server.LetheServer;
+import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ConfigKeys;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The async purge over real HTTP on a real server (embedded H2, local warehouse). */
+class AsyncPurgeRoutesTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TABLE_BODY = "{\"name\":\"%s\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,"
+      + "\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}";
+
+  @TempDir Path dir;
+  private LetheServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private void start(int workers) throws Exception {
+    Map<String, String> props = new HashMap<>();
+    props.put(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, String.valueOf(workers));
+    props.put(ConfigKeys.ASYNC_PURGE_POLL_INTERVAL_MS, "50");
+    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir, null, null, null, 10, null,
+        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, props));
+    send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", Map.of());
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private HttpResponse<String> send(String method, String path, String body, Map<String, String> headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+        .header("Content-Type", "application/json");
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private String createTable(String name) throws Exception {
+    HttpResponse<String> r = send("POST", "/iceberg/v1/main/namespaces/db/tables", String.format(TABLE_BODY, name), Map.of());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return JSON.readTree(r.body()).get("metadata-location").asText();
+  }
+
+  private HttpResponse<String> drop(String name, Map<String, String> headers) throws Exception {
+    return send("DELETE", "/iceberg/v1/main/namespaces/db/tables/" + name + "?purgeRequested=true", null, headers);
+  }
+
+  private JsonNode cleanups(String query) throws Exception {
+    HttpResponse<String> r = send("GET", "/api/metalakes/default/catalogs/main/cleanups" + query, null, Map.of());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return JSON.readTree(r.body()).get("cleanups");
+  }
+
+  private void awaitState(String name, String state) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      JsonNode jobs = cleanups("?name=" + name);
+      if (jobs.size() > 0 && jobs.get(0).get("state").asText().equals(state)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("job of " + name + " never reached " + state + ": " + jobs);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"X-Lethe-Async-Purge", "x-lethe-async-purge", "X-Gravitino-Async-Purge", "x-gravitino-async-purge"})
+  void asyncHeaderInAnySpellingReturns204EnqueuesOneJobAndTheWorkerRemovesTheFiles(String header) throws Exception {
+    start(1);
+    String metadata = createTable("t");
+
+    HttpResponse<String> r = drop("t", Map.of(header, "TRUE"));
+
+    assertThat(r.statusCode()).isEqualTo(204);
+    assertThat(send("HEAD", "/iceberg/v1/main/namespaces/db/tables/t", null, Map.of()).statusCode()).isEqualTo(404);
+    awaitState("t", "SUCCEEDED");
+    assertThat(Path.of(metadata)).doesNotExist();
+    JsonNode jobs = cleanups("?namespace=db&name=t");
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).get("objectType").asText()).isEqualTo("TABLE");
+    assertThat(jobs.get(0).get("createdBy").asText()).isEqualTo("anonymous");
+  }
+
+  @Test
+  void malformedHeaderIs400AndChangesNothing() throws Exception {
+    start(1);
+    String metadata = createTable("t");
+
+    HttpResponse<String> r = drop("t", Map.of("X-Lethe-Async-Purge", "yes"));
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("X-Lethe-Async-Purge");
+    assertThat(send("HEAD", "/iceberg/v1/main/namespaces/db/tables/t", null, Map.of()).statusCode()).isEqualTo(204);
+    assertThat(Path.of(metadata)).exists();
+    assertThat(cleanups("")).isEmpty();
+  }
+
+  @Test
+  void absentHeaderPurgesSynchronouslyAndEnqueuesNothing() throws Exception {
+    start(1);
+    String metadata = createTable("t");
+
+    assertThat(drop("t", Map.of()).statusCode()).isEqualTo(204);
+
+    assertThat(Path.of(metadata)).doesNotExist();
+    assertThat(cleanups("")).isEmpty();
+  }
+
+  @Test
+  void whilePendingRepeatedDropIs404AndCreateRegisterRenameAre409NamingTheJobUntilItEnds() throws Exception {
+    start(0); // this replica only enqueues
+    String metadata = createTable("t");
+    createTable("other");
+    assertThat(drop("t", Map.of("X-Lethe-Async-Purge", "true")).statusCode()).isEqualTo(204);
+    long jobId = cleanups("").get(0).get("id").asLong();
+
+    assertThat(drop("t", Map.of("X-Lethe-Async-Purge", "true")).statusCode()).isEqualTo(404);
+    assertThat(send("GET", "/iceberg/v1/main/namespaces/db/tables/t", null, Map.of()).statusCode()).isEqualTo(404);
+    HttpResponse<String> create = send("POST", "/iceberg/v1/main/namespaces/db/tables", String.format(TABLE_BODY, "t"), Map.of());
+    assertThat(create.statusCode()).isEqualTo(409);
+    assertThat(create.body()).contains("cleanup job " + jobId);
+    HttpResponse<String> register = send("POST", "/iceberg/v1/main/namespaces/db/register",
+        "{\"name\":\"t\",\"metadata-location\":\"" + metadata + "\"}", Map.of());
+    assertThat(register.statusCode()).isEqualTo(409);
+    HttpResponse<String> rename = send("POST", "/iceberg/v1/main/tables/rename",
+        "{\"source\":{\"namespace\":[\"db\"],\"name\":\"other\"},\"destination\":{\"namespace\":[\"db\"],\"name\":\"t\"}}", Map.of());
+    assertThat(rename.statusCode()).isEqualTo(409);
+    assertThat(cleanups("")).hasSize(1);
+    assertThat(cleanups("?state=pending")).hasSize(1);
+
+    server.close(); // a restarted server with workers picks the pending job up
+    start(1);
+    awaitState("t", "SUCCEEDED");
+    assertThat(send("POST", "/iceberg/v1/main/tables/rename",
+        "{\"source\":{\"namespace\":[\"db\"],\"name\":\"other\"},\"destination\":{\"namespace\":[\"db\"],\"name\":\"t\"}}", Map.of())
+        .statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  void catalogDefaultMakesPurgeAsyncAndAnExplicitFalseKeepsItSynchronous() throws Exception {
+    start(0);
+    server.catalogs().ensureCatalog("lazy", dir.resolve("lazy").toString(), Map.of("async-purge.default", "true"));
+    send("POST", "/iceberg/v1/lazy/namespaces", "{\"namespace\":[\"db\"]}", Map.of());
+    for (String t : List.of("a", "b")) {
+      assertThat(send("POST", "/iceberg/v1/lazy/namespaces/db/tables", String.format(TABLE_BODY, t), Map.of()).statusCode()).isEqualTo(200);
+    }
+
+    assertThat(send("DELETE", "/iceberg/v1/lazy/namespaces/db/tables/a?purgeRequested=true", null, Map.of()).statusCode()).isEqualTo(204);
+    assertThat(send("DELETE", "/iceberg/v1/lazy/namespaces/db/tables/b?purgeRequested=true", null,
+        Map.of("X-Gravitino-Async-Purge", "false")).statusCode()).isEqualTo(204);
+
+    JsonNode jobs = JSON.readTree(send("GET", "/api/metalakes/default/catalogs/lazy/cleanups", null, Map.of()).body()).get("cleanups");
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).get("name").asText()).isEqualTo("a");
+  }
+
+  @Test
+  void cleanupsNeverShowFileIoPropertiesAndBadQueriesAreJsonErrors() throws Exception {
+    start(0);
+    server.catalogs().ensureCatalog("s", dir.resolve("s").toString(), Map.of("s3.secret-access-key", "hunter2-secret"));
+    send("POST", "/iceberg/v1/s/namespaces", "{\"namespace\":[\"db\"]}", Map.of());
+    send("POST", "/iceberg/v1/s/namespaces/db/tables", String.format(TABLE_BODY, "t"), Map.of());
+    assertThat(send("DELETE", "/iceberg/v1/s/namespaces/db/tables/t?purgeRequested=true", null,
+        Map.of("X-Lethe-Async-Purge", "true")).statusCode()).isEqualTo(204);
+
+    HttpResponse<String> list = send("GET", "/api/metalakes/default/catalogs/s/cleanups", null, Map.of());
+    assertThat(list.body()).contains("\"PENDING\"").doesNotContain("hunter2").doesNotContain("secret").doesNotContain("metadata.json");
+
+    HttpResponse<String> bad = send("GET", "/api/metalakes/default/catalogs/s/cleanups?state=DONE", null, Map.of());
+    assertThat(bad.statusCode()).isEqualTo(400);
+    JsonNode err = JSON.readTree(bad.body());
+    assertThat(err.get("code").asInt()).isEqualTo(400);
+    assertThat(err.get("type").asText()).isNotBlank();
+    assertThat(err.get("message").asText()).contains("PENDING");
+    assertThat(send("GET", "/api/metalakes/default/catalogs/nope/cleanups", null, Map.of()).statusCode()).isEqualTo(404);
+    assertThat(send("GET", "/api/metalakes/nope/catalogs/s/cleanups", null, Map.of()).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void metricsArePrometheusTextWithThePurgeMeters() throws Exception {
+    start(1);
+    createTable("t");
+    drop("t", Map.of("X-Lethe-Async-Purge", "true"));
+    awaitState("t", "SUCCEEDED");
+
+    HttpResponse<String> r = send("GET", "/metrics", null, Map.of());
+    for (int i = 0; i < 100 && !r.body().contains("purge_completed_total 1.0"); i++) { // counted just after the row is written
+      Thread.sleep(50);
+      r = send("GET", "/metrics", null, Map.of());
+    }
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("purge_jobs_pending", "purge_jobs_running", "purge_jobs_failed",
+        "purge_oldest_pending_age_ms", "purge_completed_total 1.0", "purge_failed_total", "purge_files_deleted_total");
+  }
+
+  @Test
+  void asyncViewDropRemovesItsMetadataFile() throws Exception {
+    start(1);
+    HttpResponse<String> v = send("POST", "/iceberg/v1/main/namespaces/db/views", "{\"name\":\"v\",\"schema\":{\"type\":\"struct\","
+        + "\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]},\"view-version\":{"
+        + "\"version-id\":1,\"timestamp-ms\":1,\"schema-id\":0,\"summary\":{},\"default-namespace\":[\"db\"],"
+        + "\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},\"properties\":{}}", Map.of());
+    assertThat(v.statusCode()).as(v.body()).isEqualTo(200);
+    String metadata = JSON.readTree(v.body()).get("metadata-location").asText();
+
+    assertThat(send("DELETE", "/iceberg/v1/main/namespaces/db/views/v", null, Map.of("X-Lethe-Async-Purge", "true")).statusCode())
+        .isEqualTo(204);
+
+    awaitState("v", "SUCCEEDED");
+    assertThat(Path.of(metadata)).doesNotExist();
+    assertThat(Files.exists(dir)).isTrue();
+  }
+}
