@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
-import dev.lethe.catalog.entity.TestDatabases;
+import dev.lethe.catalog.entity.JdbcBackends;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -43,7 +43,7 @@ class LetheCatalogTest {
 
   private LetheCatalog open(String backend) throws Exception {
     this.backend = backend;
-    settings = TestDatabases.fresh(backend, tmp);
+    settings = JdbcBackends.fresh(backend, tmp);
     db = CatalogDatabase.open(settings);
     catalogs = new IcebergCatalogs(db, "default", Clock.systemUTC(), () -> UUID.randomUUID().toString());
     catalogs.ensureCatalog("main", tmp.resolve("warehouse").toString(), Map.of());
@@ -57,7 +57,7 @@ class LetheCatalogTest {
     }
     if (db != null) {
       db.close();
-      TestDatabases.drop(backend, settings);
+      JdbcBackends.drop(backend, settings);
     }
   }
 

@@ -7,7 +7,7 @@ import dev.lethe.catalog.purge.PurgePhase;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.RecordingFileIO;
 import dev.lethe.catalog.purge.SynchronousPurge;
-import dev.lethe.catalog.purge.TestTables;
+import dev.lethe.catalog.purge.ParquetTables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -147,14 +147,14 @@ class S3FileIOTest {
   @Test
   void purgeOfATableOnS3DeletesWhatIcebergDeletesAndLeavesTheSiblingTable() throws IOException {
     String warehouse = "s3://" + BUCKET + "/purge-wh";
-    try (JdbcCatalog catalog = TestTables.catalog(warehouse, FileIOFactory.S3_FILE_IO_IMPL, ioProps);
+    try (JdbcCatalog catalog = ParquetTables.catalog(warehouse, FileIOFactory.S3_FILE_IO_IMPL, ioProps);
         FileIO io = new FileIOFactory().create(warehouse, ioProps)) {
-      Table t = TestTables.createRichTable(catalog, "t", Map.of());
-      Table t2 = TestTables.createRichTable(catalog, "t2", Map.of());
-      assertThat(TestTables.rows(t)).hasSize(14);
+      Table t = ParquetTables.createRichTable(catalog, "t", Map.of());
+      Table t2 = ParquetTables.createRichTable(catalog, "t2", Map.of());
+      assertThat(ParquetTables.rows(t)).hasSize(14);
       Set<String> siblingBefore = keys("purge-wh/db/t2/");
       assertThat(keys("purge-wh/db/t/")).hasSizeGreaterThan(15);
-      TableMetadata metadata = TestTables.metadata(t);
+      TableMetadata metadata = ParquetTables.metadata(t);
 
       RecordingFileIO iceberg = new RecordingFileIO(io, false);
       CatalogUtil.dropTableData(iceberg, metadata);
@@ -165,7 +165,7 @@ class S3FileIOTest {
       assertThat(result.deleted(PurgePhase.DATA_AND_DELETE_FILES)).isEqualTo(7);
       assertThat(keys("purge-wh/db/t/")).isEmpty();
       assertThat(keys("purge-wh/db/t2/")).isEqualTo(siblingBefore);
-      assertThat(TestTables.rows(t2)).hasSize(14);
+      assertThat(ParquetTables.rows(t2)).hasSize(14);
     }
   }
 }

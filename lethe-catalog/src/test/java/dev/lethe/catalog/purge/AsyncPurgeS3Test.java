@@ -87,8 +87,8 @@ class AsyncPurgeS3Test {
         IcebergCatalogs catalogs = new IcebergCatalogs(db, "default", Clock.systemUTC(), () -> UUID.randomUUID().toString())) {
       catalogs.ensureCatalog("s3", "s3://" + BUCKET + "/wh", ioProps);
       LetheCatalog catalog = catalogs.catalog("s3").orElseThrow();
-      catalog.createNamespace(TestTables.NS, Map.of());
-      Table table = TestTables.createRichTable(catalog, "t",
+      catalog.createNamespace(ParquetTables.NS, Map.of());
+      Table table = ParquetTables.createRichTable(catalog, "t",
           Map.of(TableProperties.DELETE_MODE, "merge-on-read", TableProperties.UPDATE_MODE, "merge-on-read"));
       assertThat(table.io()).isInstanceOf(S3FileIO.class);
       String prefix = table.location().substring(("s3://" + BUCKET + "/").length()) + "/";
@@ -98,7 +98,7 @@ class AsyncPurgeS3Test {
 
       CredentialCipher cipher = CredentialCipher.loadOrCreate(null, tmp.resolve("purge.key"));
       CleanupJob job = new CleanupJobEnqueuer(db, "default", cipher, new FileIOFactory())
-          .dropTable(catalog.row(), TableIdentifier.of(TestTables.NS, "t"), "alice");
+          .dropTable(catalog.row(), TableIdentifier.of(ParquetTables.NS, "t"), "alice");
       assertThat(job.fileIoImpl()).isEqualTo(FileIOFactory.S3_FILE_IO_IMPL);
       AsyncPurgeSettings s = new AsyncPurgeSettings(1, 2, 1000, 20, 10_000, 3, 720);
       try (DeletePool deletes = new DeletePool(2, 2);

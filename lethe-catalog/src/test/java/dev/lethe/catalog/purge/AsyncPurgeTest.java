@@ -7,7 +7,7 @@ import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.entity.NamespaceNames;
-import dev.lethe.catalog.entity.TestDatabases;
+import dev.lethe.catalog.entity.JdbcBackends;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.io.FileIOFactory;
@@ -59,7 +59,7 @@ class AsyncPurgeTest {
 
   private void open(String backend) throws Exception {
     this.backend = backend;
-    settings = TestDatabases.fresh(backend, tmp);
+    settings = JdbcBackends.fresh(backend, tmp);
     db = CatalogDatabase.open(settings);
     gateName = UUID.randomUUID().toString();
     gate = GatedFileIO.newGate(gateName);
@@ -68,7 +68,7 @@ class AsyncPurgeTest {
         Map.of("io-impl", GatedFileIO.class.getName(), "test.gate", gateName, "s3.secret-access-key", SECRET));
     catalog = catalogs.catalog("main").orElseThrow();
     row = catalog.row();
-    catalog.createNamespace(TestTables.NS, Map.of());
+    catalog.createNamespace(ParquetTables.NS, Map.of());
     cipher = CredentialCipher.loadOrCreate(null, tmp.resolve("purge.key"));
     enqueuer = new CleanupJobEnqueuer(db, "default", cipher, new FileIOFactory());
   }
@@ -87,7 +87,7 @@ class AsyncPurgeTest {
     }
     if (db != null) {
       db.close();
-      TestDatabases.drop(backend, settings);
+      JdbcBackends.drop(backend, settings);
     }
   }
 
@@ -139,7 +139,7 @@ class AsyncPurgeTest {
   }
 
   private TableIdentifier id(String name) {
-    return TableIdentifier.of(TestTables.NS, name);
+    return TableIdentifier.of(ParquetTables.NS, name);
   }
 
   // ---- enqueue ----
@@ -148,8 +148,8 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void dropEnqueuesOnePendingJobWithTheMetadataLocationAndEncryptedProperties(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    String metadata = TestTables.metadata(table).metadataFileLocation();
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    String metadata = ParquetTables.metadata(table).metadataFileLocation();
     String location = table.location();
 
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
@@ -161,7 +161,7 @@ class AsyncPurgeTest {
     assertThat(stored.metalakeName()).isEqualTo("default");
     assertThat(stored.catalogName()).isEqualTo("main");
     assertThat(stored.catalogId()).isEqualTo(row.catalogId());
-    assertThat(stored.namespace()).isEqualTo(NamespaceNames.encode(TestTables.NS));
+    assertThat(stored.namespace()).isEqualTo(NamespaceNames.encode(ParquetTables.NS));
     assertThat(stored.objectName()).isEqualTo("t");
     assertThat(stored.metadataLocation()).isEqualTo(metadata);
     assertThat(stored.fileIoImpl()).isEqualTo(GatedFileIO.class.getName());
@@ -179,7 +179,7 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void repeatedDropThrowsNoSuchTableAndEnqueuesNothing(String backend) throws Exception {
     open(backend);
-    TestTables.createRichTable(catalog, "t", Map.of());
+    ParquetTables.createRichTable(catalog, "t", Map.of());
     enqueuer.dropTable(row, id("t"), "alice");
 
     assertThatThrownBy(() -> enqueuer.dropTable(row, id("t"), "alice")).isInstanceOf(NoSuchTableException.class);
@@ -194,12 +194,12 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void createRegisterAndRenameIntoAPurgingNameAreRefusedNamingTheJob(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    String metadata = TestTables.metadata(table).metadataFileLocation();
-    catalog.createTable(id("other"), TestTables.SCHEMA);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    String metadata = ParquetTables.metadata(table).metadataFileLocation();
+    catalog.createTable(id("other"), ParquetTables.SCHEMA);
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
 
-    assertThatThrownBy(() -> catalog.createTable(id("t"), TestTables.SCHEMA))
+    assertThatThrownBy(() -> catalog.createTable(id("t"), ParquetTables.SCHEMA))
         .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("cleanup job " + job.jobId());
     assertThatThrownBy(() -> catalog.registerTable(id("t"), metadata))
         .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("cleanup job " + job.jobId());
@@ -219,10 +219,10 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void workerDeletesEveryFileOfAMergeOnReadTableWithStatisticsOnceAndLastTheMetadata(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t",
+    Table table = ParquetTables.createRichTable(catalog, "t",
         Map.of(TableProperties.DELETE_MODE, "merge-on-read", TableProperties.UPDATE_MODE, "merge-on-read"));
-    assertThat(TestTables.metadata(table).statisticsFiles()).isNotEmpty();
-    assertThat(TestTables.metadata(table).partitionStatisticsFiles()).isNotEmpty();
+    assertThat(ParquetTables.metadata(table).statisticsFiles()).isNotEmpty();
+    assertThat(ParquetTables.metadata(table).partitionStatisticsFiles()).isNotEmpty();
     String location = table.location();
     List<Path> before = filesUnder(location);
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
@@ -243,7 +243,7 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2"})
   void gcDisabledKeepsDataAndDeleteFilesAndRemovesTheRest(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of(TableProperties.GC_ENABLED, "false"));
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of(TableProperties.GC_ENABLED, "false"));
     String location = table.location();
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
 
@@ -259,8 +259,8 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void unparsableMetadataFailsAtOnceAndThenNoLongerBlocksTheName(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    String metadata = TestTables.metadata(table).metadataFileLocation();
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    String metadata = ParquetTables.metadata(table).metadataFileLocation();
     Files.writeString(Path.of(metadata), "not json");
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
 
@@ -272,14 +272,14 @@ class AsyncPurgeTest {
     assertThat(failed.lastError()).contains("cannot parse metadata file");
     assertThat(gate.totalDeletes()).isZero();
     assertEvents(PurgeEvent.PurgeFailed.class, 1);
-    catalog.createTable(id("t"), TestTables.SCHEMA); // terminal jobs do not block
+    catalog.createTable(id("t"), ParquetTables.SCHEMA); // terminal jobs do not block
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"h2"})
   void missingMetadataWithNothingLeftEndsSucceeded(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     String location = table.location();
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
     try (Stream<Path> s = Files.walk(Path.of(location))) {
@@ -294,7 +294,7 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void transientFailuresRetryWithLastErrorUntilMaxAttemptsThenFail(String backend) throws Exception {
     open(backend);
-    TestTables.createRichTable(catalog, "t", Map.of());
+    ParquetTables.createRichTable(catalog, "t", Map.of());
     gate.failing = true;
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
 
@@ -318,7 +318,7 @@ class AsyncPurgeTest {
     List<Long> jobIds = new ArrayList<>();
     int before = 0;
     for (int i = 0; i < 8; i++) {
-      Table t = TestTables.createRichTable(catalog, "t" + i, Map.of());
+      Table t = ParquetTables.createRichTable(catalog, "t" + i, Map.of());
       locations.add(t.location());
       before += filesUnder(t.location()).size();
     }
@@ -358,7 +358,7 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void heartbeatKeepsTheLeaseWhileADeleteBatchBlocks(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     String location = table.location();
     gate.close();
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
@@ -385,7 +385,7 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void aLostLeaseStopsTheWorkersDeletesAndWritesNothing(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     int files = filesUnder(table.location()).size();
     gate.close();
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
@@ -416,7 +416,7 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2"})
   void closingAPoolMidJobHandsTheJobBackPendingWithoutCountingAnAttempt(String backend) throws Exception {
     open(backend);
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     String location = table.location();
     gate.close();
     CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
@@ -446,8 +446,8 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void terminalJobsOlderThanTheRetentionArePruned(String backend) throws Exception {
     open(backend);
-    TestTables.createRichTable(catalog, "t", Map.of());
-    TestTables.createRichTable(catalog, "u", Map.of());
+    ParquetTables.createRichTable(catalog, "t", Map.of());
+    ParquetTables.createRichTable(catalog, "u", Map.of());
     CleanupJob done = enqueuer.dropTable(row, id("t"), "alice");
     CleanupJob pending = enqueuer.dropTable(row, id("u"), "alice");
     db.jdbi().useHandle(h -> h.execute("UPDATE lethe_cleanup_job SET state = 'SUCCEEDED', updated_at = 1 WHERE job_id = ?", done.jobId()));
@@ -473,12 +473,12 @@ class AsyncPurgeTest {
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void droppedViewsMetadataIsRemovedByAViewJob(String backend) throws Exception {
     open(backend);
-    catalog.buildView(id("v")).withSchema(TestTables.SCHEMA).withDefaultNamespace(TestTables.NS)
+    catalog.buildView(id("v")).withSchema(ParquetTables.SCHEMA).withDefaultNamespace(ParquetTables.NS)
         .withQuery("spark", "select 1").create();
     String metadata = ((org.apache.iceberg.view.BaseView) catalog.loadView(id("v"))).operations().current().metadataFileLocation();
     CleanupJob job = enqueuer.dropView(row, id("v"), "alice");
     assertThat(job.objectType()).isEqualTo(CleanupObjectType.VIEW);
-    assertThatThrownBy(() -> catalog.buildView(id("v")).withSchema(TestTables.SCHEMA).withDefaultNamespace(TestTables.NS)
+    assertThatThrownBy(() -> catalog.buildView(id("v")).withSchema(ParquetTables.SCHEMA).withDefaultNamespace(ParquetTables.NS)
         .withQuery("spark", "select 1").create()).isInstanceOf(AlreadyExistsException.class);
 
     pool(fast(1, 10_000, 3));

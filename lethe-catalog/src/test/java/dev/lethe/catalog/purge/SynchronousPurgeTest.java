@@ -37,7 +37,7 @@ class SynchronousPurgeTest {
 
   @BeforeEach
   void setUp() {
-    catalog = TestTables.catalog(warehouse.toString(), LocalFileIO.class.getName(), Map.of());
+    catalog = ParquetTables.catalog(warehouse.toString(), LocalFileIO.class.getName(), Map.of());
   }
 
   @AfterEach
@@ -47,8 +47,8 @@ class SynchronousPurgeTest {
 
   @Test
   void purgeDeletesExactlyTheFilesIcebergDropTableDataDeletes() {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     assertFixtureIsRich(table, metadata);
 
     RecordingFileIO iceberg = new RecordingFileIO(io, false);
@@ -69,8 +69,8 @@ class SynchronousPurgeTest {
 
   @Test
   void purgeDeletesLeafFilesFirstAndTheCurrentMetadataFileLast() {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     RecordingFileIO recorder = new RecordingFileIO(io, true);
 
     new SynchronousPurge(new PurgePlanner(2)).purge(recorder, metadata);
@@ -89,25 +89,25 @@ class SynchronousPurgeTest {
 
   @Test
   void purgeLeavesNoFileUnderTheTableLocationAndKeepsEveryFileOfTheSiblingTable() throws IOException {
-    Table t = TestTables.createRichTable(catalog, "t", Map.of());
-    Table t2 = TestTables.createRichTable(catalog, "t2", Map.of());
+    Table t = ParquetTables.createRichTable(catalog, "t", Map.of());
+    Table t2 = ParquetTables.createRichTable(catalog, "t2", Map.of());
     assertThat(t2.location()).isEqualTo(t.location() + "2");
-    assertThat(TestTables.rows(t)).hasSize(14); // 18 rows, 3 in the deleted file, 1 position-deleted
+    assertThat(ParquetTables.rows(t)).hasSize(14); // 18 rows, 3 in the deleted file, 1 position-deleted
     Set<Path> siblingBefore = regularFiles(Path.of(t2.location()));
     assertThat(regularFiles(Path.of(t.location()))).hasSizeGreaterThan(15);
 
-    PurgeResult result = new SynchronousPurge().purge(io, TestTables.metadata(t));
+    PurgeResult result = new SynchronousPurge().purge(io, ParquetTables.metadata(t));
 
     assertThat(result.complete()).isTrue();
     assertThat(regularFiles(Path.of(t.location()))).isEmpty();
     assertThat(regularFiles(Path.of(t2.location()))).isEqualTo(siblingBefore);
-    assertThat(TestTables.rows(t2)).hasSize(14);
+    assertThat(ParquetTables.rows(t2)).hasSize(14);
   }
 
   @Test
   void gcDisabledKeepsDataAndDeleteFilesAndDeletesWhatIcebergDeletes() throws IOException {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of(TableProperties.GC_ENABLED, "false"));
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of(TableProperties.GC_ENABLED, "false"));
+    TableMetadata metadata = ParquetTables.metadata(table);
     Set<Path> dataBefore = regularFiles(Path.of(table.location(), "data"));
     assertThat(dataBefore).hasSize(7); // 6 data files + 1 position delete file
 
@@ -125,13 +125,13 @@ class SynchronousPurgeTest {
 
   @Test
   void fileOnlyReachableThroughADeletedManifestEntryIsDeletedAsIcebergDoes() {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    String removed = TestTables.append(table, 1000).get(0).location();
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    String removed = ParquetTables.append(table, 1000).get(0).location();
     table.newDelete().deleteFile(removed).commit();
     // keep only the last snapshot and keep the expired files: the removed file is now named only
     // by the DELETED entry of the last snapshot's manifest
     table.expireSnapshots().retainLast(1).expireOlderThan(Long.MAX_VALUE).cleanExpiredFiles(false).commit();
-    TableMetadata metadata = TestTables.metadata(table);
+    TableMetadata metadata = ParquetTables.metadata(table);
     assertThat(metadata.snapshots()).hasSize(1);
     assertThat(Files.exists(Path.of(removed))).isTrue();
 
@@ -147,8 +147,8 @@ class SynchronousPurgeTest {
 
   @Test
   void batchesNeverExceedTheBatchSizeAndCoverTheWholeSet() {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     RecordingFileIO iceberg = new RecordingFileIO(io, false);
     CatalogUtil.dropTableData(iceberg, metadata);
 
@@ -175,8 +175,8 @@ class SynchronousPurgeTest {
 
   @Test
   void dataAndDeleteFilesAreStreamedOneManifestAtATime() throws IOException {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     RecordingFileIO reads = new RecordingFileIO(io, false);
     PurgePlan plan = new PurgePlanner(1).plan(reads, metadata);
     assertThat(plan.manifestCount()).isGreaterThanOrEqualTo(4);
@@ -199,8 +199,8 @@ class SynchronousPurgeTest {
 
   @Test
   void fileIOWithoutBulkSupportDeletesOneByOneWithTheSameCounts() throws IOException {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     RecordingFileIO recorder = new RecordingFileIO(io, true);
 
     PurgeResult result = new SynchronousPurge().purge(RecordingFileIO.withoutBulk(recorder), metadata);
@@ -213,8 +213,8 @@ class SynchronousPurgeTest {
 
   @Test
   void filesAlreadyGoneCountAsDeleted() throws IOException {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     Set<Path> data = regularFiles(Path.of(table.location(), "data"));
     for (Path p : data) {
       Files.delete(p);
@@ -229,8 +229,8 @@ class SynchronousPurgeTest {
 
   @Test
   void unreadableManifestIsReportedAndEverythingElseIsPurged() throws IOException {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     ManifestFile deleteManifest = metadata.currentSnapshot().deleteManifests(io).get(0);
     Set<Path> deleteFiles = new HashSet<>();
     try (org.apache.iceberg.ManifestReader<org.apache.iceberg.DeleteFile> reader =
@@ -253,8 +253,8 @@ class SynchronousPurgeTest {
 
   @Test
   void missingManifestListFailsThePurgeBeforeAnythingIsDeleted() throws IOException {
-    Table table = TestTables.createRichTable(catalog, "t", Map.of());
-    TableMetadata metadata = TestTables.metadata(table);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
     String manifestList = metadata.snapshots().get(0).manifestListLocation();
     Files.delete(Path.of(manifestList));
     Set<Path> before = regularFiles(Path.of(table.location()));

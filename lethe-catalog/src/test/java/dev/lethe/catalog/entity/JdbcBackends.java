@@ -15,8 +15,8 @@ import java.util.UUID;
  * {@code lethe.test.mariadb.url}. An empty URL skips that backend, unless {@code
  * lethe.test.require-dbs=true}, which makes it fail.
  */
-public final class TestDatabases {
-  private TestDatabases() {}
+public final class JdbcBackends {
+  private JdbcBackends() {}
 
   /** A fresh database of the backend ({@code h2}, {@code postgresql}, {@code mariadb}); drop it with {@link #drop}. */
   public static DatabaseSettings fresh(String backend, Path tmp) throws SQLException {

@@ -53,7 +53,7 @@ import org.apache.iceberg.types.Types;
  * writers, a position delete file, a deleted data file (a DELETED manifest entry), a Puffin
  * statistics file and a partition statistics file.
  */
-public final class TestTables {
+public final class ParquetTables {
   public static final Schema SCHEMA =
       new Schema(
           required(1, "id", Types.LongType.get()),
@@ -62,7 +62,7 @@ public final class TestTables {
   public static final PartitionSpec SPEC = PartitionSpec.builderFor(SCHEMA).identity("category").build();
   public static final Namespace NS = Namespace.of("db");
 
-  private TestTables() {}
+  private ParquetTables() {}
 
   /**
    * Iceberg's own {@link JdbcCatalog} on a private in-memory H2 database, with tables under {@code
