@@ -2,6 +2,7 @@ package dev.lethe.catalog.purge;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,25 @@ public final class DeletePool implements AutoCloseable {
    */
   public <T> Future<T> submit(Callable<T> batch) {
     return executor.submit(batch);
+  }
+
+  /**
+   * Waits for a batch returned by {@link #submit}.
+   *
+   * @return the batch's result
+   * @throws IllegalStateException if the thread is interrupted (its interrupt flag is set again)
+   *     or the batch threw; batches of the purge count failures instead of throwing, so this is a
+   *     bug or an {@link Error}
+   */
+  public static <T> T await(Future<T> batch) {
+    try {
+      return batch.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for a delete batch", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Delete batch failed", e.getCause());
+    }
   }
 
   /** Batches waiting in the queue now (for tests and metrics). */

@@ -171,7 +171,7 @@ public final class PurgeJobRunner {
       }
       int failed = 0;
       for (Future<BatchOutcome> f : pending) {
-        BatchOutcome o = await(f);
+        BatchOutcome o = DeletePool.await(f);
         deleted += o.deleted();
         failed += o.failed();
       }
@@ -213,17 +213,6 @@ public final class PurgeJobRunner {
   static String tableLocation(String metadataLocation) {
     int i = metadataLocation.lastIndexOf("/metadata/");
     return i <= 0 ? null : metadataLocation.substring(0, i + 1);
-  }
-
-  private static BatchOutcome await(Future<BatchOutcome> f) {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for a delete batch", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("Delete batch failed", e.getCause());
-    }
   }
 
   private static void awaitQuietly(List<Future<BatchOutcome>> pending) {

@@ -5,6 +5,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
@@ -17,7 +19,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Deletes exactly the set {@link PurgePlanner} plans (the set of Iceberg's {@code
  * CatalogUtil.dropTableData}), phase after phase in {@link PurgePhase} order, one {@link
- * FileBatchDeleter} call per batch. Like Iceberg it is best effort: a failed delete or an
+ * FileBatchDeleter} call per batch. With a {@link DeletePool} the batches of a phase run on the
+ * pool's threads (and on the calling thread when the pool is full), and every batch of a phase
+ * finishes before the next phase starts, so the current metadata file still goes last; without
+ * one they run on the calling thread. Like Iceberg it is best effort: a failed delete or an
  * unreadable manifest is logged, counted in the {@link PurgeResult}, and the purge goes on.
  *
  * <p>Immutable and thread-safe; one instance may serve all requests.
@@ -26,19 +31,35 @@ public final class SynchronousPurge {
   private static final Logger LOG = LoggerFactory.getLogger(SynchronousPurge.class);
 
   private final PurgePlanner planner;
+  private final DeletePool deletes;
 
-  /** A purge with {@link PurgePlanner#DEFAULT_BATCH_SIZE} paths per delete call. */
+  /**
+   * A purge with {@link PurgePlanner#DEFAULT_BATCH_SIZE} paths per delete call, on the calling
+   * thread.
+   */
   public SynchronousPurge() {
     this(new PurgePlanner());
   }
 
   /**
-   * A purge that plans with {@code planner}.
+   * A purge that plans with {@code planner} and deletes on the calling thread.
    *
    * @param planner the planner (batch size, dedupe window, missing manifest list policy), not null
    */
   public SynchronousPurge(PurgePlanner planner) {
+    this(planner, null);
+  }
+
+  /**
+   * A purge that plans with {@code planner} and deletes each phase's batches on {@code deletes}.
+   *
+   * @param planner the planner (batch size, dedupe window, missing manifest list policy), not null
+   * @param deletes the server's delete pool (shared with the asynchronous purge), or null to
+   *     delete on the calling thread
+   */
+  public SynchronousPurge(PurgePlanner planner, DeletePool deletes) {
     this.planner = Objects.requireNonNull(planner, "Cannot create purge: planner is null");
+    this.deletes = deletes;
   }
 
   /**
@@ -72,10 +93,23 @@ public final class SynchronousPurge {
                     failure.reason());
                 unreadable.add(failure);
               })) {
-        while (batches.hasNext()) {
-          BatchOutcome outcome = FileBatchDeleter.delete(io, phase, batches.next());
-          phaseDeleted += outcome.deleted();
-          phaseFailed += outcome.failed();
+        List<Future<BatchOutcome>> pending = new ArrayList<>();
+        try {
+          while (batches.hasNext()) {
+            List<String> batch = batches.next();
+            if (deletes == null) {
+              pending.add(CompletableFuture.completedFuture(FileBatchDeleter.delete(io, phase, batch)));
+            } else {
+              pending.add(deletes.submit(() -> FileBatchDeleter.delete(io, phase, batch)));
+            }
+          }
+        } finally {
+          // every batch of this phase is done before the next phase (or an error) goes on
+          for (Future<BatchOutcome> f : pending) {
+            BatchOutcome outcome = DeletePool.await(f);
+            phaseDeleted += outcome.deleted();
+            phaseFailed += outcome.failed();
+          }
         }
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException("Failed to close purge batches of " + phase, e);

@@ -2,6 +2,8 @@ package dev.lethe.catalog.purge;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.io.BulkDeletionFailureException;
@@ -21,6 +23,7 @@ public final class RecordingFileIO implements FileIO, SupportsBulkOperations {
   private final List<String> deleted = Collections.synchronizedList(new ArrayList<>());
   private final List<Integer> bulkCallSizes = Collections.synchronizedList(new ArrayList<>());
   private final List<String> opened = Collections.synchronizedList(new ArrayList<>());
+  private final Set<String> deletingThreads = ConcurrentHashMap.newKeySet();
 
   public RecordingFileIO(FileIO delegate, boolean applyDeletes) {
     this.delegate = delegate;
@@ -58,6 +61,11 @@ public final class RecordingFileIO implements FileIO, SupportsBulkOperations {
     }
   }
 
+  /** Names of the threads that called a delete method. */
+  public Set<String> deletingThreads() {
+    return Set.copyOf(deletingThreads);
+  }
+
   public List<Integer> bulkCallSizes() {
     synchronized (bulkCallSizes) {
       return List.copyOf(bulkCallSizes);
@@ -90,6 +98,7 @@ public final class RecordingFileIO implements FileIO, SupportsBulkOperations {
 
   @Override
   public void deleteFile(String path) {
+    deletingThreads.add(Thread.currentThread().getName());
     deleted.add(path);
     if (applyDeletes) {
       delegate.deleteFile(path);
@@ -100,6 +109,7 @@ public final class RecordingFileIO implements FileIO, SupportsBulkOperations {
   public void deleteFiles(Iterable<String> paths) throws BulkDeletionFailureException {
     List<String> batch = new ArrayList<>();
     paths.forEach(batch::add);
+    deletingThreads.add(Thread.currentThread().getName());
     bulkCallSizes.add(batch.size());
     deleted.addAll(batch);
     if (applyDeletes) {

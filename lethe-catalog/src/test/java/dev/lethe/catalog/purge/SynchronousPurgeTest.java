@@ -75,7 +75,32 @@ class SynchronousPurgeTest {
 
     new SynchronousPurge(new PurgePlanner(2)).purge(recorder, metadata);
 
-    List<String> order = recorder.deleted();
+    assertPhasesInOrderWithTheCurrentMetadataFileLast(metadata, recorder.deleted());
+  }
+
+  @Test
+  void withADeletePoolBatchesRunOnThePoolThreadsAndEachPhaseFinishesBeforeTheNext() throws IOException {
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    TableMetadata metadata = ParquetTables.metadata(table);
+    RecordingFileIO iceberg = new RecordingFileIO(io, false);
+    CatalogUtil.dropTableData(iceberg, metadata);
+    RecordingFileIO recorder = new RecordingFileIO(io, true);
+
+    PurgeResult result;
+    try (DeletePool pool = new DeletePool(2, 1)) {
+      result = new SynchronousPurge(new PurgePlanner(1), pool).purge(recorder, metadata);
+    }
+
+    assertThat(result.complete()).isTrue();
+    assertThat(result.totalDeleted()).isEqualTo(iceberg.deleted().size());
+    assertThat(new HashSet<>(recorder.deleted())).isEqualTo(new HashSet<>(iceberg.deleted()));
+    assertThat(recorder.deleted()).doesNotHaveDuplicates();
+    assertPhasesInOrderWithTheCurrentMetadataFileLast(metadata, recorder.deleted());
+    assertThat(recorder.deletingThreads()).anyMatch(name -> name.startsWith("lethe-purge-delete-"));
+    assertThat(regularFiles(Path.of(table.location()))).isEmpty();
+  }
+
+  private void assertPhasesInOrderWithTheCurrentMetadataFileLast(TableMetadata metadata, List<String> order) {
     Map<PurgePhase, Set<String>> phases = expectedPhases(metadata, order);
     List<PurgePhase> phaseOfEachDelete = new ArrayList<>();
     for (String path : order) {
