@@ -6,7 +6,10 @@ import dev.lethe.catalog.purge.AsyncPurgeSettings;
 import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CredentialCipher;
 import dev.lethe.catalog.purge.LoggingPurgeEventListener;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
+import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -131,8 +134,12 @@ public final class LetheServer implements AutoCloseable {
         throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
       }
       IcebergJson json = new IcebergJson();
-      purge = startAsyncPurge(config, database, registry, clock);
+      CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
+          config.dataDir().resolve("purge.key"));
+      purge = startAsyncPurge(config, database, cipher, registry, clock);
       AsyncPurgeService asyncPurge = purge;
+      SoftDeletes softDeletes = new SoftDeletes(database, DEFAULT_METALAKE, SoftDeleteConfig.settings(config.properties()),
+          cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
       IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, new AsyncDrops() {
         @Override
         public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
@@ -143,7 +150,7 @@ public final class LetheServer implements AutoCloseable {
         public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String principal) {
           return asyncPurge.dropView(catalog, id, principal);
         }
-      });
+      }, softDeletes);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
@@ -201,10 +208,8 @@ public final class LetheServer implements AutoCloseable {
    * @throws ConfigException naming the key if an async purge key is invalid
    */
   private static AsyncPurgeService startAsyncPurge(ServerConfig config, CatalogDatabase database,
-      PrometheusMeterRegistry registry, Clock clock) {
+      CredentialCipher cipher, PrometheusMeterRegistry registry, Clock clock) {
     AsyncPurgeSettings settings = AsyncPurgeConfig.settings(config.properties());
-    CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
-        config.dataDir().resolve("purge.key"));
     return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, new LoggingPurgeEventListener(), clock);
   }
 

@@ -95,7 +95,8 @@ class LetheCatalogTest {
     assertThat(catalog.tableExists(T)).isFalse();
     assertThat(catalog.listTables(NS)).isEmpty();
     assertThat(catalog.dropTable(T, false)).isFalse();
-    assertThat(catalog.dropNamespace(NS)).isTrue();
+    assertThatThrownBy(() -> catalog.dropNamespace(NS)).isInstanceOf(NamespaceNotEmptyException.class)
+        .hasMessageContaining("retained deletion").hasMessageContaining("d-1");
   }
 
   @ParameterizedTest
