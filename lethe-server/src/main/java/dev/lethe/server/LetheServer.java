@@ -7,7 +7,11 @@ import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CredentialCipher;
 import dev.lethe.catalog.purge.LoggingPurgeEventListener;
 import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.purge.PurgeEvent;
+import dev.lethe.catalog.purge.PurgeEventListener;
+import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
 import dev.lethe.catalog.softdelete.SoftDeletes;
+import java.util.concurrent.atomic.AtomicReference;
 import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.iceberg.AsyncDrops;
@@ -67,10 +71,13 @@ public final class LetheServer implements AutoCloseable {
   private final IcebergCatalogs catalogs;
   private final String host;
   private final AsyncPurgeService purge;
+  private final SoftDeleteExpiry expiry;
 
-  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge) {
+  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
+      SoftDeleteExpiry expiry) {
     this.app = app;
     this.purge = purge;
+    this.expiry = expiry;
     this.database = database;
     this.catalogs = catalogs;
     this.host = host;
@@ -127,6 +134,7 @@ public final class LetheServer implements AutoCloseable {
     Javalin app;
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
+    SoftDeleteExpiry expiry = null;
     try {
       try {
         catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
@@ -136,10 +144,23 @@ public final class LetheServer implements AutoCloseable {
       IcebergJson json = new IcebergJson();
       CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
           config.dataDir().resolve("purge.key"));
-      purge = startAsyncPurge(config, database, cipher, registry, clock);
+      // a succeeded cleanup job lets the expiry timer finalize its deletion record at once
+      AtomicReference<SoftDeleteExpiry> expiryRef = new AtomicReference<>();
+      PurgeEventListener logging = new LoggingPurgeEventListener();
+      PurgeEventListener listener = event -> {
+        logging.onEvent(event);
+        SoftDeleteExpiry timer = expiryRef.get();
+        if (event instanceof PurgeEvent.PurgeCompleted && timer != null) {
+          timer.wakeUp();
+        }
+      };
+      purge = startAsyncPurge(config, database, cipher, registry, listener, clock);
       AsyncPurgeService asyncPurge = purge;
       SoftDeletes softDeletes = new SoftDeletes(database, DEFAULT_METALAKE, SoftDeleteConfig.settings(config.properties()),
           cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
+      // runs whatever the flag says: existing records still expire when new ones are off (§5.7)
+      expiry = new SoftDeleteExpiry(softDeletes, asyncPurge::wakeUp);
+      expiryRef.set(expiry);
       IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, new AsyncDrops() {
         @Override
         public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
@@ -190,6 +211,9 @@ public final class LetheServer implements AutoCloseable {
       });
       app.start(config.host(), config.port());
     } catch (RuntimeException e) {
+      if (expiry != null) {
+        expiry.close();
+      }
       if (purge != null) {
         purge.close();
       }
@@ -197,7 +221,7 @@ public final class LetheServer implements AutoCloseable {
       database.close();
       throw e;
     }
-    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge);
+    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry);
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     return server;
   }
@@ -208,9 +232,9 @@ public final class LetheServer implements AutoCloseable {
    * @throws ConfigException naming the key if an async purge key is invalid
    */
   private static AsyncPurgeService startAsyncPurge(ServerConfig config, CatalogDatabase database,
-      CredentialCipher cipher, PrometheusMeterRegistry registry, Clock clock) {
+      CredentialCipher cipher, PrometheusMeterRegistry registry, PurgeEventListener listener, Clock clock) {
     AsyncPurgeSettings settings = AsyncPurgeConfig.settings(config.properties());
-    return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, new LoggingPurgeEventListener(), clock);
+    return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, listener, clock);
   }
 
   private static void createDirectories(Path dir) {
@@ -277,6 +301,9 @@ public final class LetheServer implements AutoCloseable {
       app.stop();
     } finally {
       try {
+        if (expiry != null) {
+          expiry.close();
+        }
         if (purge != null) {
           purge.close();
         }

@@ -256,8 +256,32 @@ public final class SoftDeletes {
     if (due.isEmpty()) {
       return List.of();
     }
-    List<String> ordered = due.stream().sorted().toList(); // one lock order across replicas
-    List<Claimed> applied = database.jdbi().inTransaction(h -> {
+    List<Claimed> applied;
+    try {
+      applied = claimAll(due);
+    } catch (RuntimeException e) {
+      // one bad record (or a deadlock with another replica) must not hold the others back
+      LOG.warn("Claim of {} expired deletions failed ({}); claiming them one by one", due.size(), e.toString());
+      applied = new ArrayList<>();
+      for (String deletionId : due) {
+        try {
+          applied.addAll(claimAll(List.of(deletionId)));
+        } catch (RuntimeException one) {
+          LOG.warn("Cannot claim expired deletion {}; retrying on the next tick", deletionId, one);
+        }
+      }
+    }
+    applied.forEach(this::log);
+    return applied;
+  }
+
+  /**
+   * Claims the given records in one transaction (timer semantics: only expired ones), in id order
+   * so replicas take their locks in one order. Package-private so tests can hand it stale ids.
+   */
+  List<Claimed> claimAll(List<String> deletionIds) {
+    List<String> ordered = deletionIds.stream().sorted().toList();
+    return database.jdbi().inTransaction(h -> {
       long now = clock.millis(h);
       List<Claimed> out = new ArrayList<>();
       for (String deletionId : ordered) {
@@ -268,8 +292,6 @@ public final class SoftDeletes {
       }
       return out;
     });
-    applied.forEach(this::log);
-    return applied;
   }
 
   private Claimed claim(Handle h, String deletionId, long now, boolean immediate, String requestedBy) {
