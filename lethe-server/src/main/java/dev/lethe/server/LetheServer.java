@@ -16,6 +16,7 @@ import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
+import dev.lethe.server.management.SoftDeleteRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -62,7 +63,11 @@ public final class LetheServer implements AutoCloseable {
   /** Catalog created on first start; the default {@code warehouse}. */
   public static final String DEFAULT_CATALOG = "main";
 
-  private static final String ERROR_WRITTEN = "lethe.error-written";
+  /**
+   * Request attribute set by a handler that wrote its own error body, so the 404/405 fallbacks
+   * leave it alone (management routes write {@code {code, type, message}}).
+   */
+  public static final String ERROR_WRITTEN = "lethe.error-written";
   /** How long {@link #close()} waits for requests in flight, in ms. */
   static final long STOP_TIMEOUT_MS = 30_000;
 
@@ -173,6 +178,7 @@ public final class LetheServer implements AutoCloseable {
         }
       }, softDeletes);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
+      SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access);
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -189,6 +195,7 @@ public final class LetheServer implements AutoCloseable {
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);
         cleanups.register(c.routes);
+        softDeleteRoutes.register(c.routes);
         c.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
         c.routes.exception(Exception.class, (e, ctx) -> {
