@@ -6,9 +6,16 @@ import dev.lethe.catalog.purge.AsyncPurgeSettings;
 import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CredentialCipher;
 import dev.lethe.catalog.purge.LoggingPurgeEventListener;
+import dev.lethe.catalog.purge.PurgeEvent;
+import dev.lethe.catalog.purge.PurgeEventListener;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
+import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
+import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
+import dev.lethe.server.management.SoftDeleteRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -35,6 +42,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.UriCompliance;
 import org.slf4j.Logger;
@@ -55,7 +63,11 @@ public final class LetheServer implements AutoCloseable {
   /** Catalog created on first start; the default {@code warehouse}. */
   public static final String DEFAULT_CATALOG = "main";
 
-  private static final String ERROR_WRITTEN = "lethe.error-written";
+  /**
+   * Request attribute set by a handler that wrote its own error body, so the 404/405 fallbacks
+   * leave it alone (management routes write {@code {code, type, message}}).
+   */
+  public static final String ERROR_WRITTEN = "lethe.error-written";
   /** How long {@link #close()} waits for requests in flight, in ms. */
   static final long STOP_TIMEOUT_MS = 30_000;
 
@@ -64,10 +76,13 @@ public final class LetheServer implements AutoCloseable {
   private final IcebergCatalogs catalogs;
   private final String host;
   private final AsyncPurgeService purge;
+  private final SoftDeleteExpiry expiry;
 
-  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge) {
+  private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
+      SoftDeleteExpiry expiry) {
     this.app = app;
     this.purge = purge;
+    this.expiry = expiry;
     this.database = database;
     this.catalogs = catalogs;
     this.host = host;
@@ -124,6 +139,7 @@ public final class LetheServer implements AutoCloseable {
     Javalin app;
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
+    SoftDeleteExpiry expiry = null;
     try {
       try {
         catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
@@ -131,8 +147,25 @@ public final class LetheServer implements AutoCloseable {
         throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
       }
       IcebergJson json = new IcebergJson();
-      purge = startAsyncPurge(config, database, registry, clock);
+      CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
+          config.dataDir().resolve("purge.key"));
+      // a succeeded cleanup job lets the expiry timer finalize its deletion record at once
+      AtomicReference<SoftDeleteExpiry> expiryRef = new AtomicReference<>();
+      PurgeEventListener logging = new LoggingPurgeEventListener();
+      PurgeEventListener listener = event -> {
+        logging.onEvent(event);
+        SoftDeleteExpiry timer = expiryRef.get();
+        if (event instanceof PurgeEvent.PurgeCompleted && timer != null) {
+          timer.wakeUp();
+        }
+      };
+      purge = startAsyncPurge(config, database, cipher, registry, listener, clock);
       AsyncPurgeService asyncPurge = purge;
+      SoftDeletes softDeletes = new SoftDeletes(database, DEFAULT_METALAKE, SoftDeleteConfig.settings(config.properties()),
+          cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
+      // runs whatever the flag says: existing records still expire when new ones are off (§5.7)
+      expiry = new SoftDeleteExpiry(softDeletes, asyncPurge::wakeUp);
+      expiryRef.set(expiry);
       IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, new AsyncDrops() {
         @Override
         public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
@@ -143,8 +176,9 @@ public final class LetheServer implements AutoCloseable {
         public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String principal) {
           return asyncPurge.dropView(catalog, id, principal);
         }
-      });
+      }, softDeletes);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
+      SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access);
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -161,6 +195,7 @@ public final class LetheServer implements AutoCloseable {
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);
         cleanups.register(c.routes);
+        softDeleteRoutes.register(c.routes);
         c.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
         c.routes.exception(Exception.class, (e, ctx) -> {
@@ -183,6 +218,9 @@ public final class LetheServer implements AutoCloseable {
       });
       app.start(config.host(), config.port());
     } catch (RuntimeException e) {
+      if (expiry != null) {
+        expiry.close();
+      }
       if (purge != null) {
         purge.close();
       }
@@ -190,7 +228,7 @@ public final class LetheServer implements AutoCloseable {
       database.close();
       throw e;
     }
-    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge);
+    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry);
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     return server;
   }
@@ -201,11 +239,9 @@ public final class LetheServer implements AutoCloseable {
    * @throws ConfigException naming the key if an async purge key is invalid
    */
   private static AsyncPurgeService startAsyncPurge(ServerConfig config, CatalogDatabase database,
-      PrometheusMeterRegistry registry, Clock clock) {
+      CredentialCipher cipher, PrometheusMeterRegistry registry, PurgeEventListener listener, Clock clock) {
     AsyncPurgeSettings settings = AsyncPurgeConfig.settings(config.properties());
-    CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
-        config.dataDir().resolve("purge.key"));
-    return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, new LoggingPurgeEventListener(), clock);
+    return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, listener, clock);
   }
 
   private static void createDirectories(Path dir) {
@@ -272,6 +308,9 @@ public final class LetheServer implements AutoCloseable {
       app.stop();
     } finally {
       try {
+        if (expiry != null) {
+          expiry.close();
+        }
         if (purge != null) {
           purge.close();
         }

@@ -28,6 +28,15 @@ public final class CatalogDao {
         .findOne();
   }
 
+  /** The catalog with that id, if any. */
+  public Optional<CatalogRow> findById(String catalogId) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_catalog WHERE catalog_id = :id")
+        .bind("id", catalogId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
   /** Every catalog of the metalake, by name. */
   public List<CatalogRow> list(String metalakeId) {
     return handle

@@ -11,10 +11,18 @@ import org.jdbi.v3.core.Handle;
  *
  * <p>Every read of a table goes through {@link #IS_DELETED} (DESIGN.md "Entities and storage"):
  * live rows are {@code NOT} that predicate, so a row marked deleted either way is never served.
+ * The soft deletion's reads and writes ({@link #RETAINED}, the {@code …Retained}/{@code …ForUpdate}
+ * methods) address deleted rows on purpose, and only through the deletion pointer.
  */
 public final class TableDao {
   /** The one "is deleted" predicate; every query of this DAO uses it. */
   public static final String IS_DELETED = "(deleted_at <> 0 OR deletion_id IS NOT NULL)";
+
+  /**
+   * A row kept by a soft delete (soft deletion design §5.3): it still holds its name ({@code
+   * deleted_at = 0}) but is deleted through its {@code deletion_id}.
+   */
+  public static final String RETAINED = "(deleted_at = 0 AND deletion_id IS NOT NULL)";
 
   private static final String LIVE = "NOT " + IS_DELETED;
   private static final String COLUMNS =
@@ -140,6 +148,78 @@ public final class TableDao {
         .stream()
         .filter(row -> row.metadataLocation().lastIndexOf('/') == prefix.length() - 1)
         .toList();
+  }
+
+  /**
+   * The row holding that name in the namespace, live or retained ({@code deleted_at = 0}; the unique
+   * key allows one), row-locked until the transaction ends: the only lock of a soft drop (§5.4).
+   */
+  public Optional<TableRow> findNameHolderForUpdate(String namespaceId, String name) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE namespace_id = :ns AND name = :name "
+            + "AND deleted_at = 0 FOR UPDATE")
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /** The row of that id, live or deleted, row-locked until the transaction ends (second lock of §5.4). */
+  public Optional<TableRow> findByIdForUpdate(String tableId) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE table_id = :id FOR UPDATE")
+        .bind("id", tableId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /** The retained row of that name in the namespace, if any; no lock. */
+  public Optional<TableRow> findRetained(String namespaceId, String name) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE namespace_id = :ns AND name = :name AND " + RETAINED)
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /**
+   * Points a live row at its deletion record: the soft drop. Row and name stay.
+   *
+   * @return 1 if set, 0 if the row is no longer live
+   */
+  public int setDeletionId(String tableId, String deletionId) {
+    return handle
+        .createUpdate("UPDATE lethe_table SET deletion_id = :d WHERE table_id = :id AND " + LIVE)
+        .bind("d", deletionId)
+        .bind("id", tableId)
+        .execute();
+  }
+
+  /**
+   * Clears the pointer of a retained row if it still points at {@code deletionId}: the restore.
+   *
+   * @return 1 if cleared, 0 otherwise
+   */
+  public int clearDeletionId(String tableId, String deletionId) {
+    return handle
+        .createUpdate("UPDATE lethe_table SET deletion_id = NULL WHERE table_id = :id AND deletion_id = :d AND deleted_at = 0")
+        .bind("id", tableId)
+        .bind("d", deletionId)
+        .execute();
+  }
+
+  /**
+   * Removes a retained row if it still points at {@code deletionId}: the finalization of a purge.
+   *
+   * @return rows deleted (0 or 1)
+   */
+  public int deleteRetained(String tableId, String deletionId) {
+    return handle
+        .createUpdate("DELETE FROM lethe_table WHERE table_id = :id AND deletion_id = :d")
+        .bind("id", tableId)
+        .bind("d", deletionId)
+        .execute();
   }
 
   private static TableRow map(ResultSet rs) throws SQLException {

@@ -8,9 +8,9 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
-import dev.lethe.catalog.purge.NameReuseGuard;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.SynchronousPurge;
+import dev.lethe.catalog.softdelete.RetainedNameGuard;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -249,7 +249,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         if (tables.findLive(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Table already exists: %s", to);
         }
-        NameReuseGuard.check(h, catalog.catalogId(), toNs.name(), to);
+        NameGuards.check(h, catalog.catalogId(), toNs, to);
         if (tables.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
           throw new NoSuchTableException("Table does not exist: %s", from);
         }
@@ -443,7 +443,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         if (views.find(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
         }
-        NameReuseGuard.check(h, catalog.catalogId(), toNs.name(), to);
+        NameGuards.check(h, catalog.catalogId(), toNs, to);
         if (views.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
           throw new NoSuchViewException("View does not exist: %s", from);
         }
@@ -506,7 +506,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * Drops an empty namespace.
    *
    * @return false if it does not exist
-   * @throws NamespaceNotEmptyException if it holds a table, a view or a child namespace
+   * @throws NamespaceNotEmptyException if it holds a table, a view, a retained (soft-deleted) table
+   *     or a child namespace
    */
   @Override
   public boolean dropNamespace(Namespace namespace) {
@@ -525,6 +526,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       if (new ViewDao(h).any(id)) {
         throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains views", namespace);
       }
+      RetainedNameGuard.checkNamespaceDrop(h, id, namespace);
       NamespaceDao namespaces = new NamespaceDao(h);
       if (!namespaces.listChildren(catalog.catalogId(), row.get().name()).isEmpty()) {
         throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains namespaces", namespace);
@@ -567,10 +569,13 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   // ---- shared lookups (also used by the operations) ----
 
-  /** Refuses (409) a name held by an active cleanup job before any file is written (async design §5.7). */
+  /**
+   * Refuses (409) a name held by a retained deletion (soft deletion design §5.3) or an active cleanup
+   * job (async design §5.7) before any file is written.
+   */
   private void checkNameFree(TableIdentifier identifier) {
     jdbi.useHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .ifPresent(ns -> NameReuseGuard.check(h, catalog.catalogId(), ns.name(), identifier)));
+        .ifPresent(ns -> NameGuards.check(h, catalog.catalogId(), ns, identifier)));
   }
 
   static Optional<NamespaceRow> findNamespace(Handle h, String catalogId, Namespace namespace) {

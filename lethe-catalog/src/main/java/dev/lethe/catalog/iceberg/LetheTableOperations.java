@@ -4,7 +4,6 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
-import dev.lethe.catalog.purge.NameReuseGuard;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -92,7 +91,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
         if (tables.findLive(ns.namespaceId(), identifier.name()).isPresent()) {
           throw new AlreadyExistsException("Table already exists: %s", identifier);
         }
-        NameReuseGuard.check(h, catalogId, ns.name(), identifier);
+        NameGuards.check(h, catalogId, ns, identifier);
         tables.insert(new TableRow(ids.get(), catalogId, ns.namespaceId(), identifier.name(), location, null, 0L, null, now, now));
       });
     } catch (UnableToExecuteStatementException e) {

@@ -3,7 +3,6 @@ package dev.lethe.catalog.iceberg;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.ViewDao;
-import dev.lethe.catalog.purge.NameReuseGuard;
 import dev.lethe.catalog.entity.ViewRow;
 import java.time.Clock;
 import java.util.Optional;
@@ -94,7 +93,7 @@ final class LetheViewOperations extends BaseViewOperations {
         if (views.find(ns.namespaceId(), identifier.name()).isPresent()) {
           throw new AlreadyExistsException("View already exists: %s", identifier);
         }
-        NameReuseGuard.check(h, catalogId, ns.name(), identifier);
+        NameGuards.check(h, catalogId, ns, identifier);
         views.insert(new ViewRow(ids.get(), catalogId, ns.namespaceId(), identifier.name(), location, null, now, now));
       });
     } catch (UnableToExecuteStatementException e) {

@@ -72,6 +72,11 @@ public final class AsyncPurgeService implements AutoCloseable {
     return job;
   }
 
+  /** Makes idle workers poll now (e.g. after the soft deletion's expiry enqueued jobs). */
+  public void wakeUp() {
+    workers.wakeUp();
+  }
+
   /** Ids of the jobs this process holds a lease on. */
   public Set<Long> ownedJobIds() {
     return workers.ownedJobIds();

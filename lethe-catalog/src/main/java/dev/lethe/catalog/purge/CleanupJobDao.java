@@ -194,13 +194,16 @@ public final class CleanupJobDao {
 
   /**
    * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}) rows last changed before
-   * {@code before} (ms since epoch).
+   * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
+   * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with
+   * the record (soft deletion design §5.6).
    *
    * @return rows deleted
    */
   public int pruneTerminal(long before) {
     return handle.createUpdate("DELETE FROM lethe_cleanup_job WHERE state IN ('SUCCEEDED', 'FAILED', 'CANCELLED') "
-            + "AND updated_at < :before")
+            + "AND updated_at < :before AND NOT EXISTS (SELECT 1 FROM lethe_entity_deletion d "
+            + "WHERE d.purge_job_id = lethe_cleanup_job.job_id)")
         .bind("before", before)
         .execute();
   }

@@ -85,12 +85,18 @@ class LetheCatalogTest {
     LetheCatalog catalog = open(backend);
     catalog.createNamespace(NS, Map.of());
     catalog.createTable(T, SCHEMA);
-    db.jdbi().useHandle(h -> h.execute("UPDATE lethe_table SET deletion_id = 'd-1'"));
+    db.jdbi().useHandle(h -> {
+      h.execute("INSERT INTO lethe_entity_deletion (deletion_id, entity_type, entity_id, state, deleted_at, "
+          + "retention_expires_at, deleted_by, purge_requested, purge_job_id) "
+          + "SELECT 'd-1', 'TABLE', table_id, 'DELETED', 1, 2, 'alice', FALSE, NULL FROM lethe_table");
+      h.execute("UPDATE lethe_table SET deletion_id = 'd-1'");
+    });
 
     assertThat(catalog.tableExists(T)).isFalse();
     assertThat(catalog.listTables(NS)).isEmpty();
     assertThat(catalog.dropTable(T, false)).isFalse();
-    assertThat(catalog.dropNamespace(NS)).isTrue();
+    assertThatThrownBy(() -> catalog.dropNamespace(NS)).isInstanceOf(NamespaceNotEmptyException.class)
+        .hasMessageContaining("retained deletion").hasMessageContaining("d-1");
   }
 
   @ParameterizedTest

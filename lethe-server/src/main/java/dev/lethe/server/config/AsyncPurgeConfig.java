@@ -51,7 +51,8 @@ public final class AsyncPurgeConfig {
     return v.trim();
   }
 
-  private static long number(Map<String, String> values, String key, long def, long min, long max) {
+  /** A whole number in {@code min..max}, or {@code def} when absent; a {@link ConfigException} naming the key otherwise. */
+  static long number(Map<String, String> values, String key, long def, long min, long max) {
     String v = values.get(key);
     if (v == null) {
       return def;

@@ -53,6 +53,19 @@ public final class ConfigKeys {
       ASYNC_PURGE_DELETE_THREADS, ASYNC_PURGE_DELETE_BATCH_SIZE, ASYNC_PURGE_POLL_INTERVAL_MS,
       ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, ASYNC_PURGE_MAX_ATTEMPTS, ASYNC_PURGE_RETENTION_HOURS, ASYNC_PURGE_ENCRYPTION_KEY);
 
+  /** Prefix of the soft deletion keys (docs/catalog.md "Configuration"). */
+  public static final String SOFT_DELETE = "lethe.entity.soft-delete.";
+  /** Whether a table drop keeps the table restorable (true/false); default false. */
+  public static final String SOFT_DELETE_ENABLED = SOFT_DELETE + "enabled";
+  /** Restore window of a new drop, ms, 0..7776000000 (90 days); default 86400000 (24 h). */
+  public static final String SOFT_DELETE_RETENTION_MS = SOFT_DELETE + "retention-ms";
+  /** Interval of the expiry timer (claims expired records, finalizes purged ones), ms; default 60000. */
+  public static final String SOFT_DELETE_EXPIRY_INTERVAL_MS = SOFT_DELETE + "expiry-interval-ms";
+
+  /** Every soft deletion key. */
+  public static final java.util.List<String> SOFT_DELETE_KEYS =
+      java.util.List.of(SOFT_DELETE_ENABLED, SOFT_DELETE_RETENTION_MS, SOFT_DELETE_EXPIRY_INTERVAL_MS);
+
   private ConfigKeys() {}
 
   /**

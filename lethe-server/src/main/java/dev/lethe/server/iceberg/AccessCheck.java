@@ -18,6 +18,17 @@ public interface AccessCheck {
   void check(String authorizationHeader, String catalog, boolean write);
 
   /**
+   * Decides whether the caller is an admin ({@code "*"} in both its read and write lists), for
+   * operations reserved to admins such as the soft deletion's purge-now. Throws {@link
+   * org.apache.iceberg.exceptions.NotAuthorizedException} (401) or {@link
+   * org.apache.iceberg.exceptions.ForbiddenException} (403) to refuse. With auth off every caller is
+   * the admin {@code anonymous}.
+   *
+   * @param authorizationHeader the raw {@code Authorization} header, null if absent; never log it
+   */
+  default void checkAdmin(String authorizationHeader) {}
+
+  /**
    * The name of the caller, for audit columns such as a cleanup job's {@code created_by}; call
    * after {@link #check} allowed the request. {@code anonymous} when auth is off.
    */

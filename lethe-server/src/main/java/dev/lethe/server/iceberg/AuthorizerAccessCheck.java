@@ -21,7 +21,10 @@ public final class AuthorizerAccessCheck implements AccessCheck {
 
   @Override
   public void check(String authorizationHeader, String catalog, boolean write) {
-    AuthDecision decision = authorizer.authorize(authorizationHeader, catalog, write ? Access.WRITE : Access.READ);
+    refuse(authorizer.authorize(authorizationHeader, catalog, write ? Access.WRITE : Access.READ));
+  }
+
+  private static void refuse(AuthDecision decision) {
     // Java 17: no pattern switch; the sealed interface has exactly these three cases
     if (decision instanceof AuthDecision.Unauthenticated u) {
       throw new NotAuthorizedException("%s", u.reason());
@@ -29,6 +32,11 @@ public final class AuthorizerAccessCheck implements AccessCheck {
     if (decision instanceof AuthDecision.Forbidden f) {
       throw new ForbiddenException("%s", f.reason());
     }
+  }
+
+  @Override
+  public void checkAdmin(String authorizationHeader) {
+    refuse(authorizer.authorizeAdmin(authorizationHeader));
   }
 
   @Override

@@ -3,6 +3,9 @@ package dev.lethe.server.iceberg;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.DropDecision;
+import dev.lethe.catalog.softdelete.SoftDeletes;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -14,6 +17,7 @@ import org.apache.iceberg.catalog.ImmutableTableCommit;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
@@ -56,6 +60,7 @@ public final class IcebergRestRoutes {
   private final String defaultCatalog;
   private final AccessCheck access;
   private final AsyncDrops asyncDrops;
+  private final SoftDeletes softDeletes;
 
   /**
    * @param catalogs the catalogs served, by name (= REST prefix)
@@ -73,11 +78,22 @@ public final class IcebergRestRoutes {
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
       AsyncDrops asyncDrops) {
+    this(catalogs, json, defaultCatalog, access, asyncDrops, null);
+  }
+
+  /**
+   * @param softDeletes the soft deletion, or null when it is not available; when it is {@linkplain
+   *     SoftDeletes#enabled() enabled} every table drop (any {@code purgeRequested}, any async
+   *     header) writes a deletion record instead (DESIGN.md "Drop paths")
+   */
+  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
+      AsyncDrops asyncDrops, SoftDeletes softDeletes) {
     this.catalogs = catalogs;
     this.json = json;
     this.defaultCatalog = defaultCatalog;
     this.access = access;
     this.asyncDrops = asyncDrops;
+    this.softDeletes = softDeletes;
   }
 
   @FunctionalInterface
@@ -152,7 +168,9 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       TableIdentifier id = tableId(ctx);
-      if (purgeRequested(ctx) && async(ctx, c, true)) {
+      if (softDeletes != null && softDeletes.enabled()) {
+        softDrop(ctx, c, id);
+      } else if (purgeRequested(ctx) && async(ctx, c, true)) {
         asyncDrops.dropTable(c.row(), id, access.principal(ctx.header("Authorization")));
       } else if (purgeRequested(ctx)) {
         CatalogHandlers.purgeTable(c, id);
@@ -243,6 +261,24 @@ public final class IcebergRestRoutes {
       EntityNames.check("view", req.name());
       ok(ctx, CatalogHandlers.registerView(c, namespace, req));
     });
+  }
+
+  /**
+   * A table drop with soft delete on: the record keeps the table restorable and captures {@code
+   * purgeRequested}; the async header is only validated (400 if malformed), since no file is deleted
+   * now either way. A replayed drop, like any drop of a name with no live table, is 404.
+   */
+  private void softDrop(Context ctx, LetheCatalog c, TableIdentifier id) {
+    boolean purge = purgeRequested(ctx);
+    AsyncPurgeHeader.Decision header = AsyncPurgeHeader.decide(ctx.header(AsyncPurgeHeader.LETHE),
+        ctx.header(AsyncPurgeHeader.GRAVITINO), null);
+    if (header instanceof AsyncPurgeHeader.Invalid invalid) {
+      throw new IllegalArgumentException(invalid.message());
+    }
+    DropDecision d = softDeletes.drop(c.row(), id, access.principal(ctx.header("Authorization")), purge);
+    if (!(d instanceof SoftDeletePlanner.CreateRecord)) {
+      throw new NoSuchTableException("Table does not exist: %s", id);
+    }
   }
 
   private void config(Context ctx) {

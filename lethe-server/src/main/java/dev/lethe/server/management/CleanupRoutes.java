@@ -16,8 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.exceptions.ForbiddenException;
-import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
  * The read-only cleanup job listing (async design §5.9 phase 2; DESIGN.md "HTTP surface"):
@@ -47,25 +45,12 @@ public final class CleanupRoutes {
   }
 
   private void list(Context ctx) {
-    String metalake = ctx.pathParam("metalake");
     String catalogName = ctx.pathParam("catalog");
-    try {
-      access.check(ctx.header("Authorization"), catalogName, false);
-    } catch (NotAuthorizedException e) {
-      ctx.header("WWW-Authenticate", "Bearer realm=\"lethe\"");
-      error(ctx, 401, "NotAuthorizedException", e.getMessage());
-      return;
-    } catch (ForbiddenException e) {
-      error(ctx, 403, "ForbiddenException", e.getMessage());
+    if (!ManagementResponses.allowed(ctx, () -> access.check(ctx.header("Authorization"), catalogName, false))) {
       return;
     }
-    if (!metalake.equals(catalogs.metalake())) {
-      error(ctx, 404, "NoSuchMetalakeException", "Metalake does not exist: " + metalake);
-      return;
-    }
-    LetheCatalog catalog = catalogs.catalog(catalogName).orElse(null);
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs).orElse(null);
     if (catalog == null) {
-      error(ctx, 404, "NoSuchCatalogException", "Catalog does not exist: " + catalogName);
       return;
     }
     CleanupJobState state = null;
@@ -131,10 +116,6 @@ public final class CleanupRoutes {
   }
 
   private static void error(Context ctx, int code, String type, String message) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("code", code);
-    body.put("type", type);
-    body.put("message", message);
-    ctx.status(code).json(body);
+    ManagementResponses.error(ctx, code, type, message);
   }
 }

@@ -1,0 +1,174 @@
+package dev.lethe.catalog.softdelete;
+
+import dev.lethe.catalog.purge.CleanupJobState;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * SQL of table {@code lethe_entity_deletion}: the one place that reads or writes it (soft deletion
+ * design §5.3, §5.4, §5.6). Times ({@code now}) are ms since epoch on the database clock. State
+ * changes and removals are guarded statements whose row count tells the caller whether they applied;
+ * the rules that decide them are in {@link SoftDeletePlanner}.
+ */
+public final class DeletionDao {
+  private static final String COLUMNS = "deletion_id, entity_type, entity_id, state, deleted_at, "
+      + "retention_expires_at, deleted_by, purge_requested, purge_job_id";
+  private static final String D_COLUMNS = "d.deletion_id, d.entity_type, d.entity_id, d.state, d.deleted_at, "
+      + "d.retention_expires_at, d.deleted_by, d.purge_requested, d.purge_job_id";
+  /** A retained table row and its record, with the state of the attached cleanup job (if any). */
+  private static final String RETAINED = "SELECT " + D_COLUMNS + ", t.namespace_id, t.name, j.state AS job_state "
+      + "FROM lethe_entity_deletion d JOIN lethe_table t ON t.deletion_id = d.deletion_id "
+      + "LEFT JOIN lethe_cleanup_job j ON j.job_id = d.purge_job_id ";
+
+  private final Handle handle;
+
+  /** A DAO bound to one handle (and so to its transaction, if any). */
+  public DeletionDao(Handle handle) {
+    this.handle = handle;
+  }
+
+  /** Inserts a record (the drop transaction). */
+  public void insert(DeletionRecord r) {
+    handle.createUpdate("INSERT INTO lethe_entity_deletion (" + COLUMNS + ") VALUES (:id, :type, :entity, :state, "
+            + ":deletedAt, :expires, :by, :purge, :job)")
+        .bind("id", r.deletionId())
+        .bind("type", r.entityType())
+        .bind("entity", r.entityId())
+        .bind("state", r.state().name())
+        .bind("deletedAt", r.deletedAt())
+        .bind("expires", r.retentionExpiresAt())
+        .bind("by", r.deletedBy())
+        .bind("purge", r.purgeRequested())
+        .bind("job", r.purgeJobId())
+        .execute();
+  }
+
+  /** The record of that id, if any; no lock. */
+  public Optional<DeletionRecord> find(String deletionId) {
+    return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_entity_deletion WHERE deletion_id = :id")
+        .bind("id", deletionId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /**
+   * The record of that id, row-locked until the transaction ends ({@code SELECT … FOR UPDATE}): the
+   * first lock of restore, purge claim and finalization (lock order: record, then table row).
+   */
+  public Optional<DeletionRecord> findForUpdate(String deletionId) {
+    return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_entity_deletion WHERE deletion_id = :id FOR UPDATE")
+        .bind("id", deletionId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /**
+   * The purge claim's compare-and-set {@code DELETED → PURGING}, attaching the cleanup job.
+   *
+   * @return true if this call moved the record (it was {@code DELETED} with no job)
+   */
+  public boolean markPurging(String deletionId, long purgeJobId) {
+    return handle.createUpdate("UPDATE lethe_entity_deletion SET state = 'PURGING', purge_job_id = :job "
+            + "WHERE deletion_id = :id AND state = 'DELETED' AND purge_job_id IS NULL")
+        .bind("job", purgeJobId)
+        .bind("id", deletionId)
+        .execute() == 1;
+  }
+
+  /**
+   * Removes a record no purge has claimed ({@code DELETED}, no job): restore, and the metadata-only
+   * finalization of a {@code purge_requested=false} record.
+   *
+   * @return true if removed
+   */
+  public boolean deleteUnclaimed(String deletionId) {
+    return handle.createUpdate("DELETE FROM lethe_entity_deletion WHERE deletion_id = :id AND state = 'DELETED' "
+            + "AND purge_job_id IS NULL")
+        .bind("id", deletionId)
+        .execute() == 1;
+  }
+
+  /**
+   * Removes a claimed record: finalization after its job succeeded, predicated on the job id.
+   *
+   * @return true if removed
+   */
+  public boolean deletePurged(String deletionId, long purgeJobId) {
+    return handle.createUpdate("DELETE FROM lethe_entity_deletion WHERE deletion_id = :id AND state = 'PURGING' "
+            + "AND purge_job_id = :job")
+        .bind("id", deletionId)
+        .bind("job", purgeJobId)
+        .execute() == 1;
+  }
+
+  /**
+   * Ids of records whose deadline has passed ({@code DELETED}, no job, {@code retention_expires_at
+   * <= now}: inclusive for purge), earliest deadline first. Read without locks: the claim re-checks
+   * each under its row lock.
+   *
+   * @param limit most ids returned, at least 1
+   */
+  public List<String> expiredIds(long now, int limit) {
+    Query q = handle.createQuery("SELECT deletion_id FROM lethe_entity_deletion WHERE state = 'DELETED' "
+            + "AND purge_job_id IS NULL AND retention_expires_at <= :now ORDER BY retention_expires_at, deletion_id")
+        .bind("now", now);
+    q.setMaxRows(limit);
+    return q.mapTo(String.class).list();
+  }
+
+  /**
+   * Claimed records whose cleanup job ended {@code SUCCEEDED}: the candidates of finalization. Read
+   * without locks: finalization re-checks each under its row locks.
+   *
+   * @param limit most records returned, at least 1
+   */
+  public List<DeletionRecord> finalizable(int limit) {
+    Query q = handle.createQuery("SELECT " + D_COLUMNS + " FROM lethe_entity_deletion d "
+        + "JOIN lethe_cleanup_job j ON j.job_id = d.purge_job_id "
+        + "WHERE d.state = 'PURGING' AND j.state = 'SUCCEEDED' ORDER BY d.deletion_id");
+    q.setMaxRows(limit);
+    return q.map((rs, ctx) -> map(rs)).list();
+  }
+
+  /** Retained tables of a namespace (recoverable or not), by name, with their job state. */
+  public List<RetainedDeletion> listRetained(String namespaceId) {
+    return handle.createQuery(RETAINED + "WHERE t.namespace_id = :ns ORDER BY t.name")
+        .bind("ns", namespaceId)
+        .map((rs, ctx) -> mapRetained(rs))
+        .list();
+  }
+
+  /** The retained table of that name in the namespace, if any, with its job state. */
+  public Optional<RetainedDeletion> findRetained(String namespaceId, String name) {
+    return handle.createQuery(RETAINED + "WHERE t.namespace_id = :ns AND t.name = :name")
+        .bind("ns", namespaceId)
+        .bind("name", name)
+        .map((rs, ctx) -> mapRetained(rs))
+        .findOne();
+  }
+
+  private static RetainedDeletion mapRetained(ResultSet rs) throws SQLException {
+    String job = rs.getString("job_state");
+    return new RetainedDeletion(map(rs), rs.getString("namespace_id"), rs.getString("name"),
+        job == null ? null : CleanupJobState.valueOf(job));
+  }
+
+  private static DeletionRecord map(ResultSet rs) throws SQLException {
+    long job = rs.getLong("purge_job_id");
+    Long jobId = rs.wasNull() ? null : job;
+    return new DeletionRecord(
+        rs.getString("deletion_id"),
+        rs.getString("entity_type"),
+        rs.getString("entity_id"),
+        DeletionState.valueOf(rs.getString("state")),
+        rs.getLong("deleted_at"),
+        rs.getLong("retention_expires_at"),
+        rs.getString("deleted_by"),
+        rs.getBoolean("purge_requested"),
+        jobId);
+  }
+}

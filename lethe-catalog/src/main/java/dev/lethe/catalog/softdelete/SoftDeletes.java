@@ -1,0 +1,401 @@
+package dev.lethe.catalog.softdelete;
+
+import dev.lethe.catalog.entity.CatalogDao;
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.NamespaceDao;
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.entity.NamespaceRow;
+import dev.lethe.catalog.entity.TableDao;
+import dev.lethe.catalog.entity.TableRow;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.purge.CleanupJobDao;
+import dev.lethe.catalog.purge.CleanupObjectType;
+import dev.lethe.catalog.purge.CredentialCipher;
+import dev.lethe.catalog.purge.DatabaseClock;
+import dev.lethe.catalog.purge.NewCleanupJob;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.AlreadyClaimed;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.ClaimDecision;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.CreateRecord;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.DropDecision;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.EnqueuePurge;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.Finalize;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.FinalizeDecision;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.FinalizeTarget;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.NoRetainedDeletion;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.NoTable;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.NotClaimable;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.RemoveMetadata;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.Restore;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.RestoreDecision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.jdbi.v3.core.Handle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The soft deletion of one server process (soft deletion design §5; DESIGN.md "Soft deletion"):
+ * every transaction that reads or writes deletion records. Each one reads {@code now} once from the
+ * {@link DatabaseClock}, takes its row locks in one order (record, then table row; a drop locks the
+ * table row only), asks {@link SoftDeletePlanner} what to do and applies the answer with guarded
+ * statements. It knows nothing of HTTP. Thread-safe; several processes may share one database.
+ *
+ * <p>{@link SoftDeleteSettings#enabled()} gates {@link #drop} only (§5.7): listing, restore, purge
+ * and expiry work on existing records whatever the flag.
+ */
+public final class SoftDeletes {
+  private static final Logger LOG = LoggerFactory.getLogger(SoftDeletes.class);
+  /** Attempts of a restore whose record was replaced between the name lookup and the lock. */
+  private static final int RESTORE_ATTEMPTS = 3;
+
+  private final CatalogDatabase database;
+  private final String metalakeName;
+  private final SoftDeleteSettings settings;
+  private final CredentialCipher cipher;
+  private final FileIOFactory fileIOFactory;
+  private final Supplier<String> ids;
+  private final DatabaseClock clock;
+
+  /**
+   * @param database the catalog database (entities, cleanup jobs, deletion records)
+   * @param metalakeName the metalake served, recorded on the cleanup jobs the purge enqueues
+   * @param settings flag, retention, timer interval
+   * @param cipher encrypts the FileIO properties captured on a cleanup job
+   * @param fileIOFactory decides the FileIO implementation recorded on a cleanup job
+   * @param ids source of deletion ids (UUID strings)
+   */
+  public SoftDeletes(CatalogDatabase database, String metalakeName, SoftDeleteSettings settings, CredentialCipher cipher,
+      FileIOFactory fileIOFactory, Supplier<String> ids) {
+    this.database = Objects.requireNonNull(database);
+    this.metalakeName = Objects.requireNonNull(metalakeName);
+    this.settings = Objects.requireNonNull(settings);
+    this.cipher = Objects.requireNonNull(cipher);
+    this.fileIOFactory = Objects.requireNonNull(fileIOFactory);
+    this.ids = Objects.requireNonNull(ids);
+    this.clock = DatabaseClock.of(database.vendor());
+  }
+
+  /** The settings in force. */
+  public SoftDeleteSettings settings() {
+    return settings;
+  }
+
+  /** Whether drops write deletion records ({@code lethe.entity.soft-delete.enabled}). */
+  public boolean enabled() {
+    return settings.enabled();
+  }
+
+  // ---- drop ----
+
+  /**
+   * The soft drop (§5.4 "Drop"): in one transaction, lock the row holding the name, and if it is
+   * live insert a {@code DELETED} record (deadline {@code now + retention-ms}) and point the row at
+   * it. The row, its metadata location and its files stay; the table vanishes from live reads and
+   * keeps its name.
+   *
+   * @param deletedBy principal, not null ({@code anonymous} when auth is off)
+   * @param purgeRequested the drop's {@code purgeRequested}, consumed by the purge at expiry
+   * @return {@link CreateRecord} (applied), {@link SoftDeletePlanner.AlreadyDropped} (a replayed
+   *     drop: nothing created) or {@link NoTable}
+   * @throws IllegalStateException if soft delete is off (the caller takes another drop path)
+   */
+  public DropDecision drop(CatalogRow catalog, TableIdentifier id, String deletedBy, boolean purgeRequested) {
+    if (!settings.enabled()) {
+      throw new IllegalStateException("Cannot soft-drop " + id + ": lethe.entity.soft-delete.enabled is false");
+    }
+    Objects.requireNonNull(deletedBy, "deletedBy");
+    DropDecision decision = database.jdbi().inTransaction(h -> {
+      long now = clock.millis(h);
+      Optional<NamespaceRow> ns = namespace(h, catalog, id.namespace());
+      if (ns.isEmpty()) {
+        return new NoTable();
+      }
+      TableDao tables = new TableDao(h);
+      Optional<TableRow> holder = tables.findNameHolderForUpdate(ns.get().namespaceId(), id.name());
+      DropDecision d = SoftDeletePlanner.planDrop(holder, ids.get(), now, settings.retentionMs(), deletedBy, purgeRequested);
+      if (d instanceof CreateRecord create) {
+        new DeletionDao(h).insert(create.record());
+        if (tables.setDeletionId(holder.get().tableId(), create.record().deletionId()) != 1) {
+          throw new IllegalStateException("Cannot soft-drop " + id + ": the locked row is no longer live");
+        }
+      }
+      return d;
+    });
+    if (decision instanceof CreateRecord create) {
+      LOG.info("Soft-dropped table {}.{} (deletion {}, recoverable until {} ms, purgeRequested={}, by {})", catalog.name(),
+          id, create.record().deletionId(), create.record().retentionExpiresAt(), purgeRequested, deletedBy);
+    }
+    return decision;
+  }
+
+  // ---- reads ----
+
+  /**
+   * The retained tables of a namespace, by name, with recoverability at the database's now.
+   *
+   * @return empty if the namespace does not exist
+   */
+  public Optional<List<DeletedTable>> list(CatalogRow catalog, Namespace namespace) {
+    return database.jdbi().withHandle(h -> {
+      long now = clock.millis(h);
+      return namespace(h, catalog, namespace).map(ns -> new DeletionDao(h).listRetained(ns.namespaceId()).stream()
+          .map(r -> view(r, now))
+          .toList());
+    });
+  }
+
+  /** The retained table of that name, if any (empty also when the namespace does not exist). */
+  public Optional<DeletedTable> load(CatalogRow catalog, TableIdentifier id) {
+    return database.jdbi().withHandle(h -> {
+      long now = clock.millis(h);
+      return namespace(h, catalog, id.namespace())
+          .flatMap(ns -> new DeletionDao(h).findRetained(ns.namespaceId(), id.name()))
+          .map(r -> view(r, now));
+    });
+  }
+
+  private static DeletedTable view(RetainedDeletion r, long now) {
+    return new DeletedTable(r.tableName(), r.record(), r.purgeJobState(), SoftDeletePlanner.recoverable(r.record(), now));
+  }
+
+  // ---- restore ----
+
+  /**
+   * The restore (§5.4 "Restore"): in one transaction, lock the record, then the table row, check the
+   * recoverability predicate, clear the row's pointer and remove the record. The table comes back
+   * with the same id, metadata location and files. A replayed restore finds no record (404).
+   *
+   * @return {@link Restore} (applied; carries the restored row), {@link NoRetainedDeletion} (404) or
+   *     {@link SoftDeletePlanner.Gone} (410)
+   */
+  public RestoreDecision restore(CatalogRow catalog, TableIdentifier id) {
+    for (int attempt = 1; ; attempt++) {
+      Optional<RestoreDecision> done = database.jdbi().inTransaction(h -> restoreOnce(h, catalog, id));
+      if (done.isPresent()) {
+        if (done.get() instanceof Restore r) {
+          LOG.info("Restored table {}.{} (deletion {})", catalog.name(), id, r.record().deletionId());
+        }
+        return done.get();
+      }
+      if (attempt >= RESTORE_ATTEMPTS) {
+        return new NoRetainedDeletion("the deletion of " + id + " changed concurrently; retry");
+      }
+    }
+  }
+
+  /** One attempt; empty means the record was replaced between the lookup and the lock: retry. */
+  private Optional<RestoreDecision> restoreOnce(Handle h, CatalogRow catalog, TableIdentifier id) {
+    long now = clock.millis(h);
+    Optional<NamespaceRow> ns = namespace(h, catalog, id.namespace());
+    if (ns.isEmpty()) {
+      return Optional.of(new NoRetainedDeletion("namespace does not exist: " + id.namespace()));
+    }
+    TableDao tables = new TableDao(h);
+    Optional<TableRow> byName = tables.findRetained(ns.get().namespaceId(), id.name());
+    if (byName.isEmpty()) {
+      boolean live = tables.findLive(ns.get().namespaceId(), id.name()).isPresent();
+      return Optional.of(new NoRetainedDeletion(live ? "table " + id + " is live, not dropped" : "no retained deletion of " + id));
+    }
+    DeletionDao deletions = new DeletionDao(h);
+    Optional<DeletionRecord> record = deletions.findForUpdate(byName.get().deletionId());
+    Optional<TableRow> row = tables.findByIdForUpdate(byName.get().tableId());
+    if (record.isEmpty() && row.map(TableRow::deletionId).filter(d -> !d.equals(byName.get().deletionId())).isPresent()) {
+      return Optional.empty(); // restored and dropped again meanwhile: look the name up again
+    }
+    RestoreDecision d = SoftDeletePlanner.planRestore(record, row, now);
+    if (d instanceof Restore r) {
+      if (tables.clearDeletionId(r.row().tableId(), r.record().deletionId()) != 1
+          || !deletions.deleteUnclaimed(r.record().deletionId())) {
+        throw new IllegalStateException("Cannot restore " + id + ": locked rows changed");
+      }
+    }
+    return Optional.of(d);
+  }
+
+  // ---- purge claim (timer and purge-now) ----
+
+  /** What a claim did to one record. */
+  public record Claimed(ClaimDecision decision, Long purgeJobId) {}
+
+  /**
+   * Expires a retained deletion now, through the same claim as the timer but without waiting for
+   * the deadline (admin purge-now).
+   *
+   * @param requestedBy principal recorded as the cleanup job's {@code created_by}
+   * @return the claim applied: {@link EnqueuePurge} (a job was inserted; its id is given), {@link
+   *     RemoveMetadata} (purge not requested: row and record removed at once, files kept), {@link
+   *     AlreadyClaimed} (a purge owns it already) or {@link NotClaimable} (no retained deletion)
+   */
+  public Claimed purgeNow(CatalogRow catalog, TableIdentifier id, String requestedBy) {
+    Optional<TableRow> retained = database.jdbi().withHandle(h -> namespace(h, catalog, id.namespace())
+        .flatMap(ns -> new TableDao(h).findRetained(ns.namespaceId(), id.name())));
+    if (retained.isEmpty()) {
+      return new Claimed(new NotClaimable("no retained deletion of " + id), null);
+    }
+    Claimed c = database.jdbi().inTransaction(h -> claim(h, retained.get().deletionId(), clock.millis(h), true, requestedBy));
+    log(c);
+    return c;
+  }
+
+  /**
+   * The timer's claim (§5.6 phase 1): reads up to {@code batchSize} expired record ids, then claims
+   * them in <b>one</b> transaction, each under its record and table row locks, re-checking the
+   * deadline there. Records another replica claimed meanwhile are skipped, so no record gets two
+   * jobs.
+   *
+   * @return the claims applied (jobs inserted or metadata removed)
+   */
+  public List<Claimed> expireDue(int batchSize) {
+    List<String> due = database.jdbi().withHandle(h -> new DeletionDao(h).expiredIds(clock.millis(h), batchSize));
+    if (due.isEmpty()) {
+      return List.of();
+    }
+    List<Claimed> applied;
+    try {
+      applied = claimAll(due);
+    } catch (RuntimeException e) {
+      // one bad record (or a deadlock with another replica) must not hold the others back
+      LOG.warn("Claim of {} expired deletions failed ({}); claiming them one by one", due.size(), e.toString());
+      applied = new ArrayList<>();
+      for (String deletionId : due) {
+        try {
+          applied.addAll(claimAll(List.of(deletionId)));
+        } catch (RuntimeException one) {
+          LOG.warn("Cannot claim expired deletion {}; retrying on the next tick", deletionId, one);
+        }
+      }
+    }
+    applied.forEach(this::log);
+    return applied;
+  }
+
+  /**
+   * Claims the given records in one transaction (timer semantics: only expired ones), in id order
+   * so replicas take their locks in one order. Package-private so tests can hand it stale ids.
+   */
+  List<Claimed> claimAll(List<String> deletionIds) {
+    List<String> ordered = deletionIds.stream().sorted().toList();
+    return database.jdbi().inTransaction(h -> {
+      long now = clock.millis(h);
+      List<Claimed> out = new ArrayList<>();
+      for (String deletionId : ordered) {
+        Claimed c = claim(h, deletionId, now, false, null);
+        if (c.decision() instanceof EnqueuePurge || c.decision() instanceof RemoveMetadata) {
+          out.add(c);
+        }
+      }
+      return out;
+    });
+  }
+
+  private Claimed claim(Handle h, String deletionId, long now, boolean immediate, String requestedBy) {
+    DeletionDao deletions = new DeletionDao(h);
+    TableDao tables = new TableDao(h);
+    Optional<DeletionRecord> record = deletions.findForUpdate(deletionId);
+    Optional<TableRow> row = record.flatMap(r -> tables.findByIdForUpdate(r.entityId()));
+    ClaimDecision d = SoftDeletePlanner.planClaim(record, row, now, immediate);
+    if (d instanceof EnqueuePurge e) {
+      long jobId = new CleanupJobDao(h).insert(cleanupJob(h, e, requestedBy), now);
+      if (!deletions.markPurging(deletionId, jobId)) {
+        throw new IllegalStateException("Cannot claim deletion " + deletionId + ": the locked record changed");
+      }
+      return new Claimed(d, jobId);
+    }
+    if (d instanceof RemoveMetadata m) {
+      if (m.removeTableRow() && tables.deleteRetained(m.record().entityId(), deletionId) != 1) {
+        throw new IllegalStateException("Cannot purge deletion " + deletionId + ": the locked table row changed");
+      }
+      if (!deletions.deleteUnclaimed(deletionId)) {
+        throw new IllegalStateException("Cannot purge deletion " + deletionId + ": the locked record changed");
+      }
+    }
+    return new Claimed(d, d instanceof AlreadyClaimed a ? a.record().purgeJobId() : null);
+  }
+
+  /** The cleanup job of issue 3 for a retained table: its metadata location and the catalog's FileIO. */
+  private NewCleanupJob cleanupJob(Handle h, EnqueuePurge e, String requestedBy) {
+    TableRow row = e.row();
+    CatalogRow catalog = new CatalogDao(h).findById(row.catalogId())
+        .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its catalog is gone"));
+    NamespaceRow ns = new NamespaceDao(h).findById(row.namespaceId())
+        .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its namespace is gone"));
+    return new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(), ns.name(),
+        row.name(), row.metadataLocation(), fileIOFactory.implFor(catalog.warehouse(), catalog.properties()),
+        cipher.encrypt(catalog.properties()), requestedBy != null ? requestedBy : e.record().deletedBy());
+  }
+
+  private void log(Claimed c) {
+    if (c.decision() instanceof EnqueuePurge e) {
+      LOG.info("Deletion {} of table {} expired: PURGING, cleanup job {} enqueued", e.record().deletionId(),
+          e.row().name(), c.purgeJobId());
+    } else if (c.decision() instanceof RemoveMetadata m) {
+      LOG.info("Deletion {} expired: metadata removed (purgeRequested=false, files kept)", m.record().deletionId());
+    }
+  }
+
+  // ---- finalization ----
+
+  /**
+   * Finalization (§5.6 phase 3): for up to {@code limit} records whose cleanup job {@code
+   * SUCCEEDED}, one transaction each locks the record, then the table row, re-checks the
+   * finalization predicate ({@link SoftDeletePlanner#planFinalize}) and removes the table row and
+   * then the record. A {@code FAILED} job is never finalized: its record stays {@code PURGING} and
+   * its name reserved.
+   *
+   * @return how many records were removed
+   */
+  public int finalizeSucceeded(int limit) {
+    List<DeletionRecord> candidates = database.jdbi().withHandle(h -> new DeletionDao(h).finalizable(limit));
+    int done = 0;
+    for (DeletionRecord c : candidates) {
+      if (finalizeOne(new FinalizeTarget(c.entityId(), c.deletionId(), c.purgeJobId()))) {
+        done++;
+      }
+    }
+    return done;
+  }
+
+  /**
+   * Finalizes one claimed deletion if the predicate holds under the locks.
+   *
+   * @return true if the record was removed
+   */
+  public boolean finalizeOne(FinalizeTarget target) {
+    FinalizeDecision d = database.jdbi().inTransaction(h -> {
+      DeletionDao deletions = new DeletionDao(h);
+      TableDao tables = new TableDao(h);
+      Optional<DeletionRecord> record = deletions.findForUpdate(target.deletionId());
+      Optional<TableRow> row = tables.findByIdForUpdate(target.tableId());
+      FinalizeDecision decision = SoftDeletePlanner.planFinalize(target, record, row,
+          new CleanupJobDao(h).find(target.purgeJobId()));
+      if (decision instanceof Finalize f) {
+        if (f.removeTableRow() && tables.deleteRetained(target.tableId(), target.deletionId()) != 1) {
+          throw new IllegalStateException("Cannot finalize deletion " + target.deletionId() + ": the locked row changed");
+        }
+        if (!deletions.deletePurged(target.deletionId(), target.purgeJobId())) {
+          throw new IllegalStateException("Cannot finalize deletion " + target.deletionId() + ": the locked record changed");
+        }
+      }
+      return decision;
+    });
+    if (d instanceof Finalize) {
+      LOG.info("Deletion {} finalized after cleanup job {} succeeded: table {} removed, name free", target.deletionId(),
+          target.purgeJobId(), target.tableId());
+      return true;
+    }
+    return false;
+  }
+
+  private static Optional<NamespaceRow> namespace(Handle h, CatalogRow catalog, Namespace namespace) {
+    if (namespace.isEmpty()) {
+      return Optional.empty();
+    }
+    return new NamespaceDao(h).find(catalog.catalogId(), NamespaceNames.encode(namespace));
+  }
+}

@@ -1,0 +1,283 @@
+package dev.lethe.server.management;
+
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.iceberg.EntityNames;
+import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.catalog.iceberg.LetheCatalog;
+import dev.lethe.catalog.softdelete.DeletedTable;
+import dev.lethe.catalog.softdelete.DeletionRecord;
+import dev.lethe.catalog.softdelete.DeletionState;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner;
+import dev.lethe.catalog.softdelete.SoftDeletes;
+import dev.lethe.server.iceberg.AccessCheck;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The soft deletion's management routes (soft deletion design §5.2; DESIGN.md "Soft deletion")
+ * under {@code /api/metalakes/{m}/catalogs/{c}/schemas/{s}/tables}. {@code {s}} is the namespace,
+ * its levels joined by U+001F ({@code %1F}) as in the Iceberg REST paths.
+ *
+ * <table>
+ *   <caption>Routes</caption>
+ *   <tr><th>route</th><th>access</th><th>success</th></tr>
+ *   <tr><td>{@code DELETE …/tables/{t}[?purgeRequested=true|false]}</td><td>write</td><td>204</td></tr>
+ *   <tr><td>{@code GET …/tables?deleted=true}</td><td>read</td><td>200 {@code {"deleted":[…]}}</td></tr>
+ *   <tr><td>{@code GET …/tables/{t}?deleted=true}</td><td>read</td><td>200 one deleted table</td></tr>
+ *   <tr><td>{@code POST …/tables/{t}/undrop}</td><td>write</td><td>200 {@code {name, namespace, entityId}}</td></tr>
+ *   <tr><td>{@code POST …/tables/{t}/purge}</td><td>admin</td><td>202 (job enqueued or running) or 200 (metadata removed)</td></tr>
+ * </table>
+ *
+ * <p>A deleted table is shown with exactly {@code name, entityId, deletedAt, retentionExpiresAt,
+ * deletedBy, purgeRequested, recoverable, state} and, when a purge job is attached, {@code
+ * purgeJobState}; never a metadata location, FileIO properties or credentials. Errors are {@code
+ * {code, type, message}}: 400 bad input, 401/403 access, 404 unknown metalake, catalog, schema,
+ * table or retained deletion, 410 deadline passed or purge owns the record. Nothing changes on an
+ * error. The routes only parse, check access and render; {@link SoftDeletes} decides.
+ */
+public final class SoftDeleteRoutes {
+  private static final Logger LOG = LoggerFactory.getLogger(SoftDeleteRoutes.class);
+  /** Path of the table collection. */
+  public static final String TABLES = "/api/metalakes/{metalake}/catalogs/{catalog}/schemas/{schema}/tables";
+  /** Path of one table. */
+  public static final String TABLE = TABLES + "/{table}";
+
+  private final IcebergCatalogs catalogs;
+  private final SoftDeletes softDeletes;
+  private final AccessCheck access;
+
+  /** Routes over the catalogs served and the soft deletion of this process. */
+  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access) {
+    this.catalogs = catalogs;
+    this.softDeletes = softDeletes;
+    this.access = access;
+  }
+
+  private enum Need { READ, WRITE, ADMIN }
+
+  @FunctionalInterface
+  private interface Handler {
+    void handle(Context ctx, LetheCatalog catalog, Namespace namespace);
+  }
+
+  /**
+   * Registers every route, and a filter that answers 400 to any management path with a {@code .} or
+   * {@code ..} segment (or namespace level), including paths no route matches: the server does not
+   * resolve dot segments, so they would otherwise be names or an unknown route.
+   */
+  public void register(RoutesConfig routes) {
+    routes.before("/api/metalakes/*", SoftDeleteRoutes::rejectDotSegments);
+    routes.get(TABLES, ctx -> run(ctx, Need.READ, this::list));
+    routes.get(TABLE, ctx -> run(ctx, Need.READ, this::load));
+    routes.delete(TABLE, ctx -> run(ctx, Need.WRITE, this::drop));
+    routes.post(TABLE + "/undrop", ctx -> run(ctx, Need.WRITE, this::undrop));
+    routes.post(TABLE + "/purge", ctx -> run(ctx, Need.ADMIN, this::purgeNow));
+  }
+
+  /** Access, then metalake and catalog (404), then the names (400), then the schema (404). */
+  private void run(Context ctx, Need need, Handler handler) {
+    String catalogName = ctx.pathParam("catalog");
+    String auth = ctx.header("Authorization");
+    boolean ok = ManagementResponses.allowed(ctx, () -> {
+      if (need == Need.ADMIN) {
+        access.checkAdmin(auth);
+      } else {
+        access.check(auth, catalogName, need == Need.WRITE);
+      }
+    });
+    if (!ok) {
+      return;
+    }
+    Optional<LetheCatalog> catalog = ManagementResponses.catalog(ctx, catalogs);
+    if (catalog.isEmpty()) {
+      return;
+    }
+    Namespace namespace;
+    try {
+      namespace = Namespace.of(ctx.pathParam("schema").split(NamespaceNames.SEPARATOR, -1));
+      EntityNames.checkNamespace(namespace);
+      if (ctx.pathParamMap().containsKey("table")) {
+        EntityNames.check("table", ctx.pathParam("table"));
+      }
+    } catch (IllegalArgumentException e) {
+      ManagementResponses.badRequest(ctx, e.getMessage());
+      return;
+    }
+    try {
+      if (!catalog.get().namespaceExists(namespace)) {
+        ManagementResponses.error(ctx, 404, "NoSuchSchemaException", "Schema does not exist: " + namespace);
+        return;
+      }
+      handler.handle(ctx, catalog.get(), namespace);
+    } catch (IllegalArgumentException e) {
+      ManagementResponses.badRequest(ctx, e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
+      ManagementResponses.error(ctx, 500, "InternalServerError", "Internal server error; see the server log");
+    }
+  }
+
+  private static void rejectDotSegments(Context ctx) {
+    for (String raw : ctx.path().split("/", -1)) {
+      String segment;
+      try {
+        segment = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException malformed) {
+        continue; // not a dot segment; the route's own parsing answers it
+      }
+      for (String level : segment.split(NamespaceNames.SEPARATOR, -1)) {
+        if (level.equals(".") || level.equals("..")) {
+          ManagementResponses.badRequest(ctx, "Invalid path " + ctx.path() + ": '" + level + "' is a relative path segment");
+          ctx.skipRemainingHandlers();
+          return;
+        }
+      }
+    }
+  }
+
+  private static TableIdentifier table(Context ctx, Namespace namespace) {
+    return TableIdentifier.of(namespace, ctx.pathParam("table"));
+  }
+
+  /** Only {@code deleted=true} is served: there is no live-table listing on these routes (use Iceberg REST). */
+  private static boolean deletedParam(Context ctx) {
+    String v = ctx.queryParam("deleted");
+    if (!"true".equalsIgnoreCase(v)) {
+      ManagementResponses.badRequest(ctx, "Invalid deleted: only deleted=true is supported, got "
+          + (v == null ? "none" : "'" + v + "'") + " (live tables are listed by the Iceberg REST routes)");
+      return false;
+    }
+    return true;
+  }
+
+  private void list(Context ctx, LetheCatalog catalog, Namespace namespace) {
+    if (!deletedParam(ctx)) {
+      return;
+    }
+    List<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace).orElse(List.of());
+    ctx.status(200).json(Map.of("deleted", deleted.stream().map(SoftDeleteRoutes::view).toList()));
+  }
+
+  private void load(Context ctx, LetheCatalog catalog, Namespace namespace) {
+    if (!deletedParam(ctx)) {
+      return;
+    }
+    TableIdentifier id = table(ctx, namespace);
+    Optional<DeletedTable> deleted = softDeletes.load(catalog.row(), id);
+    if (deleted.isEmpty()) {
+      notFound(ctx, "No retained deletion of table " + id);
+      return;
+    }
+    ctx.status(200).json(view(deleted.get()));
+  }
+
+  /**
+   * With soft delete on, a soft drop (the record captures {@code purgeRequested}); off, the drop of
+   * issue 2: entry only, or with {@code purgeRequested=true} a synchronous purge. Never asynchronous.
+   */
+  private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
+    TableIdentifier id = table(ctx, namespace);
+    boolean purge = purgeRequested(ctx.queryParam("purgeRequested"));
+    boolean dropped;
+    if (softDeletes.enabled()) {
+      dropped = softDeletes.drop(catalog.row(), id, access.principal(ctx.header("Authorization")), purge)
+          instanceof SoftDeletePlanner.CreateRecord;
+    } else {
+      dropped = catalog.dropTable(id, purge);
+    }
+    if (!dropped) {
+      notFound(ctx, "Table does not exist: " + id);
+      return;
+    }
+    ctx.status(204);
+  }
+
+  private void undrop(Context ctx, LetheCatalog catalog, Namespace namespace) {
+    TableIdentifier id = table(ctx, namespace);
+    SoftDeletePlanner.RestoreDecision d = softDeletes.restore(catalog.row(), id);
+    if (d instanceof SoftDeletePlanner.Restore r) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("name", r.row().name());
+      body.put("namespace", Arrays.asList(namespace.levels()));
+      body.put("entityId", r.row().tableId());
+      ctx.status(200).json(body);
+    } else if (d instanceof SoftDeletePlanner.Gone g) {
+      gone(ctx, "Cannot undrop " + id + ": " + g.reason());
+    } else {
+      notFound(ctx, "Cannot undrop " + id + ": " + ((SoftDeletePlanner.NoRetainedDeletion) d).reason());
+    }
+  }
+
+  private void purgeNow(Context ctx, LetheCatalog catalog, Namespace namespace) {
+    TableIdentifier id = table(ctx, namespace);
+    Optional<DeletedTable> before = softDeletes.load(catalog.row(), id);
+    SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(ctx.header("Authorization")));
+    if (c.decision() instanceof SoftDeletePlanner.NotClaimable n) {
+      notFound(ctx, "Cannot purge " + id + ": " + n.reason());
+      return;
+    }
+    if (c.decision() instanceof SoftDeletePlanner.RemoveMetadata m) {
+      // purgeRequested=false: row and record are gone already; show the record as it was claimed
+      DeletionRecord r = m.record();
+      DeletionRecord claimed = new DeletionRecord(r.deletionId(), r.entityType(), r.entityId(),
+          DeletionState.PURGING, r.deletedAt(), r.retentionExpiresAt(), r.deletedBy(),
+          r.purgeRequested(), null);
+      ctx.status(200).json(view(new DeletedTable(before.map(DeletedTable::name).orElse(id.name()), claimed, null, false)));
+      return;
+    }
+    Optional<DeletedTable> now = softDeletes.load(catalog.row(), id);
+    if (now.isEmpty()) { // finalized meanwhile
+      notFound(ctx, "Cannot purge " + id + ": no retained deletion (already purged)");
+      return;
+    }
+    ctx.status(202).json(view(now.get()));
+  }
+
+  /** The safe fields of §5.2 plus {@code state} and {@code purgeJobState}; nothing else. */
+  static Map<String, Object> view(DeletedTable t) {
+    DeletionRecord r = t.record();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", t.name());
+    m.put("entityId", r.entityId());
+    m.put("deletedAt", r.deletedAt());
+    m.put("retentionExpiresAt", r.retentionExpiresAt());
+    m.put("deletedBy", r.deletedBy());
+    m.put("purgeRequested", r.purgeRequested());
+    m.put("recoverable", t.recoverable());
+    m.put("state", r.state().name());
+    if (r.purgeJobId() != null && t.purgeJobState() != null) {
+      m.put("purgeJobState", t.purgeJobState().name());
+    }
+    return m;
+  }
+
+  private static boolean purgeRequested(String v) {
+    if (v == null || v.isEmpty()) {
+      return false;
+    }
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("Invalid purgeRequested: expected true or false: " + v);
+    };
+  }
+
+  private static void notFound(Context ctx, String message) {
+    ManagementResponses.error(ctx, 404, "NoSuchTableException", message);
+  }
+
+  private static void gone(Context ctx, String message) {
+    ManagementResponses.error(ctx, 410, "TableNotRecoverableException", message);
+  }
+}
