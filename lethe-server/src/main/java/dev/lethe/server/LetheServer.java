@@ -5,6 +5,9 @@ import dev.lethe.catalog.purge.AsyncPurgeService;
 import dev.lethe.catalog.purge.AsyncPurgeSettings;
 import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CredentialCipher;
+import dev.lethe.catalog.purge.DeletePool;
+import dev.lethe.catalog.purge.PurgePlanner;
+import dev.lethe.catalog.purge.SynchronousPurge;
 import dev.lethe.catalog.purge.LoggingPurgeEventListener;
 import dev.lethe.catalog.purge.PurgeEvent;
 import dev.lethe.catalog.purge.PurgeEventListener;
@@ -77,10 +80,12 @@ public final class LetheServer implements AutoCloseable {
   private final String host;
   private final AsyncPurgeService purge;
   private final SoftDeleteExpiry expiry;
+  private final DeletePool deletes;
 
   private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
-      SoftDeleteExpiry expiry) {
+      SoftDeleteExpiry expiry, DeletePool deletes) {
     this.app = app;
+    this.deletes = deletes;
     this.purge = purge;
     this.expiry = expiry;
     this.database = database;
@@ -135,7 +140,17 @@ public final class LetheServer implements AutoCloseable {
     createDirectories(config.dataDir());
     CatalogDatabase database = CatalogDatabase.open(new DatabaseSettings(
         config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()));
-    IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString());
+    AsyncPurgeSettings purgeSettings;
+    try {
+      purgeSettings = AsyncPurgeConfig.settings(config.properties());
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
+    // one server-wide delete pool: the synchronous purge and the async workers share it (§5.5)
+    DeletePool deletes = DeletePool.of(purgeSettings);
+    IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString(),
+        new SynchronousPurge(new PurgePlanner(purgeSettings.deleteBatchSize()), deletes));
     Javalin app;
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
@@ -159,7 +174,7 @@ public final class LetheServer implements AutoCloseable {
           timer.wakeUp();
         }
       };
-      purge = startAsyncPurge(config, database, cipher, registry, listener, clock);
+      purge = new AsyncPurgeService(database, DEFAULT_METALAKE, purgeSettings, cipher, registry, listener, clock, deletes);
       AsyncPurgeService asyncPurge = purge;
       SoftDeletes softDeletes = new SoftDeletes(database, DEFAULT_METALAKE, SoftDeleteConfig.settings(config.properties()),
           cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
@@ -224,24 +239,14 @@ public final class LetheServer implements AutoCloseable {
       if (purge != null) {
         purge.close();
       }
+      deletes.close();
       catalogs.close();
       database.close();
       throw e;
     }
-    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry);
+    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes);
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     return server;
-  }
-
-  /**
-   * Starts the asynchronous purge workers (docs/purge.md).
-   *
-   * @throws ConfigException naming the key if an async purge key is invalid
-   */
-  private static AsyncPurgeService startAsyncPurge(ServerConfig config, CatalogDatabase database,
-      CredentialCipher cipher, PrometheusMeterRegistry registry, PurgeEventListener listener, Clock clock) {
-    AsyncPurgeSettings settings = AsyncPurgeConfig.settings(config.properties());
-    return new AsyncPurgeService(database, DEFAULT_METALAKE, settings, cipher, registry, listener, clock);
   }
 
   private static void createDirectories(Path dir) {
@@ -314,6 +319,7 @@ public final class LetheServer implements AutoCloseable {
         if (purge != null) {
           purge.close();
         }
+        deletes.close();
         catalogs.close();
       } finally {
         database.close();

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -27,7 +28,7 @@ public final class IcebergCatalogs implements AutoCloseable {
   private final Clock clock;
   private final Supplier<String> ids;
   private final FileIOFactory fileIOFactory = new FileIOFactory();
-  private final SynchronousPurge purge = new SynchronousPurge();
+  private final SynchronousPurge purge;
   private final Map<String, LetheCatalog> open = new ConcurrentHashMap<>();
 
   /**
@@ -37,6 +38,18 @@ public final class IcebergCatalogs implements AutoCloseable {
    * @param ids source of unique ids
    */
   public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids) {
+    this(database, metalake, clock, ids, new SynchronousPurge());
+  }
+
+  /**
+   * @param database the entity store
+   * @param metalake the metalake whose catalogs are served
+   * @param clock source of entry times
+   * @param ids source of unique ids
+   * @param purge the synchronous purge of {@code DELETE …?purgeRequested=true}, not null
+   */
+  public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids, SynchronousPurge purge) {
+    this.purge = Objects.requireNonNull(purge, "purge");
     this.database = database;
     this.metalake = metalake;
     this.clock = clock;

@@ -5,6 +5,7 @@ import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.io.FileIOFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -18,10 +19,12 @@ public final class AsyncPurgeService implements AutoCloseable {
   private final CleanupJobEnqueuer enqueuer;
   private final PurgeEventListener listener;
   private final DeletePool deletePool;
+  private final boolean ownsDeletePool;
   private final PurgeWorkerPool workers;
 
   /**
-   * Starts the workers.
+   * Starts the workers with a delete pool of their own ({@code delete-threads} threads), closed
+   * with this service.
    *
    * @param database the catalog database
    * @param metalakeName the metalake served
@@ -33,11 +36,29 @@ public final class AsyncPurgeService implements AutoCloseable {
    */
   public AsyncPurgeService(CatalogDatabase database, String metalakeName, AsyncPurgeSettings settings,
       CredentialCipher cipher, MeterRegistry registry, PurgeEventListener listener, Clock clock) {
+    this(database, metalakeName, settings, cipher, registry, listener, clock, DeletePool.of(settings), true);
+  }
+
+  /**
+   * Starts the workers on the server-wide delete pool, which the caller also gives the synchronous
+   * purge and closes after this service (async design §5.5: one bounded pool per server).
+   *
+   * @param deletePool the shared delete pool, not null; not closed by {@link #close()}
+   */
+  public AsyncPurgeService(CatalogDatabase database, String metalakeName, AsyncPurgeSettings settings,
+      CredentialCipher cipher, MeterRegistry registry, PurgeEventListener listener, Clock clock, DeletePool deletePool) {
+    this(database, metalakeName, settings, cipher, registry, listener, clock, deletePool, false);
+  }
+
+  private AsyncPurgeService(CatalogDatabase database, String metalakeName, AsyncPurgeSettings settings,
+      CredentialCipher cipher, MeterRegistry registry, PurgeEventListener listener, Clock clock, DeletePool deletePool,
+      boolean ownsDeletePool) {
     FileIOFactory fileIOFactory = new FileIOFactory();
     PurgeMetrics metrics = new PurgeMetrics(registry, database, clock);
     this.listener = listener;
     this.enqueuer = new CleanupJobEnqueuer(database, metalakeName, cipher, fileIOFactory);
-    this.deletePool = new DeletePool(settings.deleteThreads(), settings.deleteThreads() * 2);
+    this.deletePool = Objects.requireNonNull(deletePool, "deletePool");
+    this.ownsDeletePool = ownsDeletePool;
     PurgeJobRunner runner = new PurgeJobRunner(database, cipher, fileIOFactory, deletePool, settings.deleteBatchSize(),
         metrics::filesDeleted);
     this.workers = new PurgeWorkerPool(database, settings, JobClaimer.forDatabase(database), runner, listener, metrics);
@@ -87,7 +108,9 @@ public final class AsyncPurgeService implements AutoCloseable {
     try {
       workers.close();
     } finally {
-      deletePool.close();
+      if (ownsDeletePool) {
+        deletePool.close();
+      }
     }
   }
 }

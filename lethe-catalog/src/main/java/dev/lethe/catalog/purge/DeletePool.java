@@ -34,6 +34,14 @@ public final class DeletePool implements AutoCloseable {
   }
 
   /**
+   * The pool of the async purge settings: {@code delete-threads} threads and a queue of twice as
+   * many batches.
+   */
+  public static DeletePool of(AsyncPurgeSettings settings) {
+    return new DeletePool(settings.deleteThreads(), settings.deleteThreads() * 2);
+  }
+
+  /**
    * Submits a batch; runs it on the calling thread when the pool and its queue are full.
    *
    * @return the batch's future (already done when it ran on the caller)
