@@ -3,7 +3,6 @@ package dev.lethe.it;
 import static dev.lethe.it.AsyncPurgeHttp.drop;
 import static dev.lethe.it.AsyncPurgeHttp.state;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,14 +54,7 @@ class AsyncPurgeMultiProcessTest {
   }
 
   private String database(String backend) throws Exception {
-    String url = Backends.serverUrl(backend).orElse("");
-    if (url.isBlank()) {
-      if (Boolean.getBoolean("lethe.test.require-dbs")) {
-        throw new IllegalStateException("the " + backend + " URL is empty but lethe.test.require-dbs=true");
-      }
-      assumeTrue(false, backend + " URL not set: skipped");
-    }
-    fresh = Backends.create(backend, url);
+    fresh = Backends.createOrSkip(backend);
     return fresh.jdbcUrl();
   }
 
@@ -77,7 +69,7 @@ class AsyncPurgeMultiProcessTest {
   }
 
   /** Adds a catalog whose FileIO counts (and optionally slows) deletes, straight into the entity table. */
-  private void addCountingCatalog(String jdbcUrl, String name, Path warehouse, Path log, long delayMs) throws Exception {
+  static void addCountingCatalog(String jdbcUrl, String name, Path warehouse, Path log, long delayMs) throws Exception {
     String props = "{\"counting.delay-ms\":\"" + delayMs + "\",\"counting.log\":\"" + log + "\",\"io-impl\":\"" + CountingFileIO.class.getName() + "\"}";
     try (Connection c = DriverManager.getConnection(jdbcUrl)) {
       String metalake;
@@ -115,7 +107,8 @@ class AsyncPurgeMultiProcessTest {
     }
   }
 
-  private static List<String[]> deletions(Path log) throws Exception {
+  /** The deletes {@link CountingFileIO} logged: {pid, path} per deleted file. */
+  static List<String[]> deletions(Path log) throws Exception {
     List<String[]> out = new ArrayList<>();
     if (Files.exists(log)) {
       for (String line : Files.readAllLines(log)) {

@@ -34,6 +34,21 @@ final class Backends {
     return url.isBlank() ? Optional.empty() : Optional.of(url);
   }
 
+  /**
+   * A fresh database on the backend's server; the test is skipped when its URL is empty, or fails
+   * when {@code lethe.test.require-dbs=true}.
+   */
+  static Fresh createOrSkip(String backend) throws SQLException {
+    String url = serverUrl(backend).orElse("");
+    if (url.isBlank()) {
+      if (Boolean.getBoolean("lethe.test.require-dbs")) {
+        throw new IllegalStateException("the " + backend + " URL is empty but lethe.test.require-dbs=true");
+      }
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, backend + " URL not set: skipped");
+    }
+    return create(backend, url);
+  }
+
   static Fresh create(String backend, String serverUrl) throws SQLException {
     String name = "lethe_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     try (Connection c = DriverManager.getConnection(serverUrl); Statement s = c.createStatement()) {

@@ -3,6 +3,8 @@ package dev.lethe.catalog.softdelete;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.purge.CleanupJobEnqueuer;
 import dev.lethe.catalog.purge.ParquetTables;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.AlreadyDropped;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.Gone;
@@ -48,6 +50,9 @@ class SoftDeletesTest extends SoftDeleteFixture {
     assertThat(catalog.listTables(ParquetTables.NS)).isEmpty();
     assertThatThrownBy(() -> catalog.loadTable(id("t"))).isInstanceOf(NoSuchTableException.class);
     assertThat(catalog.dropTable(id("t"), true)).as("hard drop paths never see a retained row").isFalse();
+    assertThatThrownBy(() -> new CleanupJobEnqueuer(db, "default", cipher, new FileIOFactory()).dropTable(row, id("t"), "bob"))
+        .isInstanceOf(NoSuchTableException.class);
+    assertThat(sd.load(row, id("t")).orElseThrow().record()).as("the record survives every hard drop path").isEqualTo(r);
     assertThat(filesUnder(table.location())).isEqualTo(files);
     DeletedTable listed = sd.list(row, ParquetTables.NS).orElseThrow().get(0);
     assertThat(listed.name()).isEqualTo("t");

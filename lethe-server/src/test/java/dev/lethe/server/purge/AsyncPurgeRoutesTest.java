@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerConfig;
+import dev.lethe.server.ServerHttp;
 import dev.lethe.server.config.ConfigKeys;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +22,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The async purge over real HTTP on a real server (embedded H2, local warehouse). */
 class AsyncPurgeRoutesTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String TABLE_BODY = "{\"name\":\"%s\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,"
-      + "\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}";
+  private static final ObjectMapper JSON = ServerHttp.JSON;
+  private static final String TABLE_BODY = ServerHttp.TABLE_BODY;
 
   @TempDir Path dir;
   private LetheServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   private void start(int workers) throws Exception {
     Map<String, String> props = new HashMap<>();
@@ -49,17 +45,11 @@ class AsyncPurgeRoutesTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body, Map<String, String> headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .header("Content-Type", "application/json");
-    headers.forEach(b::header);
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return new ServerHttp(server).send(method, path, body, headers);
   }
 
   private String createTable(String name) throws Exception {
-    HttpResponse<String> r = send("POST", "/iceberg/v1/main/namespaces/db/tables", String.format(TABLE_BODY, name), Map.of());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return JSON.readTree(r.body()).get("metadata-location").asText();
+    return new ServerHttp(server).createTable("db", name, Map.of());
   }
 
   private HttpResponse<String> drop(String name, Map<String, String> headers) throws Exception {

@@ -6,11 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerConfig;
+import dev.lethe.server.ServerHttp;
 import dev.lethe.server.auth.TokenHash;
 import dev.lethe.server.config.ConfigKeys;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,16 +24,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The soft deletion management routes over real HTTP on a real server (embedded H2, local warehouse). */
 class SoftDeleteRoutesTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String TABLE_BODY = "{\"name\":\"%s\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,"
-      + "\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}";
+  private static final ObjectMapper JSON = ServerHttp.JSON;
+  private static final String TABLE_BODY = ServerHttp.TABLE_BODY;
   private static final String API = "/api/metalakes/default/catalogs/main/schemas/db/tables";
   private static final List<String> FIELDS =
       List.of("name", "entityId", "deletedAt", "retentionExpiresAt", "deletedBy", "purgeRequested", "recoverable", "state");
 
   @TempDir Path dir;
   private LetheServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   private void start(boolean softDelete, long retentionMs, Path authFile) throws Exception {
     Map<String, String> props = new HashMap<>();
@@ -55,13 +51,7 @@ class SoftDeleteRoutesTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .header("Content-Type", "application/json");
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return new ServerHttp(server).send(method, path, body, token == null ? Map.of() : Map.of("Authorization", "Bearer " + token));
   }
 
   private String adminToken;
@@ -71,9 +61,8 @@ class SoftDeleteRoutesTest {
   }
 
   private String createTable(String ns, String name) throws Exception {
-    HttpResponse<String> r = admin("POST", "/iceberg/v1/main/namespaces/" + ns + "/tables", String.format(TABLE_BODY, name));
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return JSON.readTree(r.body()).get("metadata-location").asText();
+    return new ServerHttp(server).createTable(ns, name,
+        adminToken == null ? Map.of() : Map.of("Authorization", "Bearer " + adminToken));
   }
 
   private static JsonNode json(HttpResponse<String> r) throws Exception {

@@ -2,13 +2,10 @@ package dev.lethe.server.softdelete;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerConfig;
+import dev.lethe.server.ServerHttp;
 import dev.lethe.server.config.ConfigKeys;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,15 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The Iceberg REST {@code DELETE} of a table with soft delete on, over real HTTP (embedded H2). */
 class SoftDropIcebergRoutesTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String TABLE_BODY = "{\"name\":\"%s\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,"
-      + "\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}";
+  private static final String TABLE_BODY = ServerHttp.TABLE_BODY;
   private static final String T = "/iceberg/v1/main/namespaces/db/tables/t";
 
   @TempDir Path dir;
   private LetheServer server;
   private ServerConfig config;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   private void start(boolean softDelete) throws Exception {
     Map<String, String> props = new HashMap<>();
@@ -52,17 +46,11 @@ class SoftDropIcebergRoutesTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body, Map<String, String> headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-        .header("Content-Type", "application/json");
-    headers.forEach(b::header);
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return new ServerHttp(server).send(method, path, body, headers);
   }
 
   private String createTable(String name) throws Exception {
-    HttpResponse<String> r = send("POST", "/iceberg/v1/main/namespaces/db/tables", String.format(TABLE_BODY, name), Map.of());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return JSON.readTree(r.body()).get("metadata-location").asText();
+    return new ServerHttp(server).createTable("db", name, Map.of());
   }
 
   /** Rows of a query on the server's own H2 database ({@code column=value}, in order). */
