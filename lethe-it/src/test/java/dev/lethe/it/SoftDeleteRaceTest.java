@@ -1,7 +1,6 @@
 package dev.lethe.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.ServerSocket;
@@ -85,18 +84,6 @@ class SoftDeleteRaceTest {
     }
   }
 
-  private String database(String backend) throws Exception {
-    String url = Backends.serverUrl(backend).orElse("");
-    if (url.isBlank()) {
-      if (Boolean.getBoolean("lethe.test.require-dbs")) {
-        throw new IllegalStateException("the " + backend + " URL is empty but lethe.test.require-dbs=true");
-      }
-      assumeTrue(false, backend + " URL not set: skipped");
-    }
-    fresh = Backends.create(backend, url);
-    return fresh.jdbcUrl();
-  }
-
   private LetheProcess server(Path dir, String jdbcUrl) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
@@ -126,7 +113,8 @@ class SoftDeleteRaceTest {
   @ParameterizedTest
   @ValueSource(strings = {"postgresql", "mariadb"})
   void restoreRacingExpiryEndsEveryRoundRestoredOrPurgedNeverBothNeverNeither(String backend) throws Exception {
-    String jdbc = database(backend);
+    fresh = Backends.createOrSkip(backend);
+    String jdbc = fresh.jdbcUrl();
     Path work = Path.of(System.getProperty("lethe.it.work-dir", "target/it"));
     Files.createDirectories(work);
     Path dir = Files.createTempDirectory(work, "race-" + backend + "-");
