@@ -1,7 +1,6 @@
 package dev.lethe.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lethe.catalog.iceberg.EntityNames;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Instant;
@@ -12,7 +11,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code lethe catalog deleted CATALOG NAMESPACE}: prints the tables of a namespace that soft
@@ -34,38 +32,21 @@ final class CatalogDeletedCommand implements Callable<Integer> {
 
   @Mixin CatalogServer server;
 
-  @Parameters(index = "0", paramLabel = "CATALOG", description = "Catalog, e.g. main.")
-  String catalog;
-
-  @Parameters(index = "1", paramLabel = "NAMESPACE", description = "Namespace, levels separated by dots, e.g. sales or sales.eu.")
-  String namespace;
+  @Mixin SchemaArgs schema;
 
   /** The clock the time left is measured on; the server's {@code recoverable} decides when it disagrees. */
   Clock clock = Clock.systemUTC();
 
   @Override
   public Integer call() {
-    String path;
+    String path = server.tablesPath(spec, schema) + "?deleted=true";
     try {
-      EntityNames.check("catalog", catalog);
-      path = server.catalogPath(catalog) + "/schemas/" + CatalogServer.schemaSegment(namespace) + "/tables?deleted=true";
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    PrintWriter err = spec.commandLine().getErr();
-    CatalogServer.Answer answer;
-    try {
-      answer = server.send("GET", path);
+      print(spec.commandLine().getOut(), server.ok("GET", path).path("deleted"), clock.millis());
+      return 0;
     } catch (CatalogServer.Failure f) {
-      err.println("lethe catalog deleted: " + f.getMessage());
+      spec.commandLine().getErr().println("lethe catalog deleted: " + f.getMessage());
       return f.exitCode;
     }
-    if (answer.status() != 200) {
-      err.println("lethe catalog deleted: " + answer.errorMessage());
-      return answer.status() == 400 ? 2 : 1;
-    }
-    print(spec.commandLine().getOut(), answer.body().path("deleted"), clock.millis());
-    return 0;
   }
 
   /** Prints the {@code deleted} array of the list route as a table, times in UTC, time left from {@code now} (ms since epoch). */

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import org.apache.iceberg.catalog.Namespace;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -96,6 +97,36 @@ final class CatalogServer {
     } catch (IOException e) {
       throw new Failure(1, "server answered " + response.statusCode() + " without JSON");
     }
+  }
+
+  /**
+   * {@code /api/metalakes/{m}/catalogs/{catalog}/schemas/{s}/tables} for the catalog and namespace
+   * given on the command line.
+   *
+   * @throws CommandLine.ParameterException (exit 2, one line) for a bad catalog name or namespace,
+   *     before any request
+   */
+  String tablesPath(CommandLine.Model.CommandSpec spec, SchemaArgs schema) {
+    try {
+      EntityNames.check("catalog", schema.catalog);
+      return catalogPath(schema.catalog) + "/schemas/" + schemaSegment(schema.namespace) + "/tables";
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /**
+   * {@link #send}, and the JSON body of a {@code 200}.
+   *
+   * @throws Failure as {@link #send}; for any other status the server's message, exit 2 for a
+   *     {@code 400} (the input was bad) and 1 otherwise (refused: 401, 403, 404, 409, 410; or failed)
+   */
+  JsonNode ok(String method, String path) throws Failure {
+    Answer answer = send(method, path);
+    if (answer.status() != 200) {
+      throw new Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+    }
+    return answer.body();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.lethe.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.catalog.iceberg.EntityNames;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -26,11 +27,7 @@ final class CatalogUndropCommand implements Callable<Integer> {
 
   @Mixin CatalogServer server;
 
-  @Parameters(index = "0", paramLabel = "CATALOG", description = "Catalog, e.g. main.")
-  String catalog;
-
-  @Parameters(index = "1", paramLabel = "NAMESPACE", description = "Namespace, levels separated by dots, e.g. sales or sales.eu.")
-  String namespace;
+  @Mixin SchemaArgs schema;
 
   @Parameters(index = "2", paramLabel = "TABLE", description = "Table name.")
   String table;
@@ -39,30 +36,23 @@ final class CatalogUndropCommand implements Callable<Integer> {
   public Integer call() {
     String path;
     try {
-      EntityNames.check("catalog", catalog);
       EntityNames.check("table", table);
-      path = server.catalogPath(catalog) + "/schemas/" + CatalogServer.schemaSegment(namespace) + "/tables/"
-          + CatalogServer.encode(table) + "/undrop";
+      path = server.tablesPath(spec, schema) + "/" + CatalogServer.encode(table) + "/undrop";
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    PrintWriter err = spec.commandLine().getErr();
-    CatalogServer.Answer answer;
+    JsonNode body;
     try {
-      answer = server.send("POST", path);
+      body = server.ok("POST", path);
     } catch (CatalogServer.Failure f) {
-      err.println("lethe catalog undrop: " + f.getMessage());
+      spec.commandLine().getErr().println("lethe catalog undrop: " + f.getMessage());
       return f.exitCode;
     }
-    if (answer.status() != 200) {
-      err.println("lethe catalog undrop: " + answer.errorMessage());
-      return answer.status() == 400 ? 2 : 1;
-    }
     List<String> levels = new ArrayList<>();
-    answer.body().path("namespace").forEach(l -> levels.add(l.asText()));
+    body.path("namespace").forEach(l -> levels.add(l.asText()));
     PrintWriter out = spec.commandLine().getOut();
-    out.println("undropped: " + catalog + "." + String.join(".", levels) + "." + answer.body().path("name").asText()
-        + " (entity id " + answer.body().path("entityId").asText() + ")");
+    out.println("undropped: " + schema.catalog + "." + String.join(".", levels) + "." + body.path("name").asText()
+        + " (entity id " + body.path("entityId").asText() + ")");
     out.flush();
     return 0;
   }
