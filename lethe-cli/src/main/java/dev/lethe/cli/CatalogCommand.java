@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
  * {@code lethe catalog}: commands that talk over HTTP to a running Lethe server (DESIGN.md "CLI").
  */
 @Command(name = "catalog", mixinStandardHelpOptions = true,
-    description = "Inspect a running Lethe catalog server.",
-    subcommands = {CatalogJobsCommand.class})
+    description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables.",
+    subcommands = {CatalogJobsCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class})
 final class CatalogCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -1,22 +1,14 @@
 package dev.lethe.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,15 +21,9 @@ import picocli.CommandLine.Option;
 @Command(name = "jobs", mixinStandardHelpOptions = true,
     description = "List the asynchronous purge (cleanup) jobs of a catalog.")
 final class CatalogJobsCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--server", defaultValue = "http://127.0.0.1:9001", description = "Server base URL (default: ${DEFAULT-VALUE}).")
-  String server;
-
-  @Option(names = "--metalake", defaultValue = "default", description = "Metalake (default: ${DEFAULT-VALUE}).")
-  String metalake;
+  @Mixin CatalogServer server;
 
   @Option(names = "--catalog", defaultValue = "main", description = "Catalog (default: ${DEFAULT-VALUE}).")
   String catalog;
@@ -51,62 +37,34 @@ final class CatalogJobsCommand implements Callable<Integer> {
   @Option(names = "--state", description = "Only this state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED.")
   String state;
 
-  @Option(names = "--token", description = "Bearer token (default: environment variable LETHE_TOKEN).")
-  String token;
-
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    URI uri;
+    CatalogServer.Answer answer;
     try {
-      uri = URI.create(stripSlash(server) + "/api/metalakes/" + encode(metalake) + "/catalogs/" + encode(catalog)
-          + "/cleanups" + query());
-    } catch (IllegalArgumentException e) {
-      err.println("lethe catalog jobs: invalid --server: " + server);
-      return 2;
+      answer = server.send("GET", server.catalogPath(catalog) + "/cleanups" + query());
+    } catch (CatalogServer.Failure f) {
+      err.println("lethe catalog jobs: " + f.getMessage());
+      return f.exitCode;
     }
-    String bearer = token != null ? token : System.getenv("LETHE_TOKEN");
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
-    if (bearer != null && !bearer.isBlank()) {
-      request.header("Authorization", "Bearer " + bearer);
+    if (answer.status() != 200) {
+      err.println("lethe catalog jobs: " + answer.errorMessage());
+      return answer.status() >= 500 ? 1 : 2;
     }
-    HttpResponse<String> response;
-    try {
-      response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
-          .send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      err.println("lethe catalog jobs: cannot reach " + server + ": " + e.getMessage());
-      return 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 1;
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(response.body());
-    } catch (IOException e) {
-      err.println("lethe catalog jobs: server answered " + response.statusCode() + " without JSON");
-      return 1;
-    }
-    if (response.statusCode() != 200) {
-      String message = body.path("message").asText(body.path("error").path("message").asText("HTTP " + response.statusCode()));
-      err.println("lethe catalog jobs: " + message);
-      return response.statusCode() >= 500 ? 1 : 2;
-    }
-    print(spec.commandLine().getOut(), body.path("cleanups"));
+    print(spec.commandLine().getOut(), answer.body().path("cleanups"));
     return 0;
   }
 
   private String query() {
     List<String> params = new ArrayList<>();
     if (namespace != null) {
-      params.add("namespace=" + encode(namespace));
+      params.add("namespace=" + CatalogServer.encode(namespace));
     }
     if (name != null) {
-      params.add("name=" + encode(name));
+      params.add("name=" + CatalogServer.encode(name));
     }
     if (state != null) {
-      params.add("state=" + encode(state));
+      params.add("state=" + CatalogServer.encode(state));
     }
     return params.isEmpty() ? "" : "?" + String.join("&", params);
   }
@@ -123,27 +81,6 @@ final class CatalogJobsCommand implements Callable<Integer> {
           Instant.ofEpochMilli(j.path("updatedAt").asLong()).toString(),
           j.path("lastError").isNull() ? "" : j.path("lastError").asText().replace('\n', ' ')});
     }
-    int[] widths = new int[rows.get(0).length];
-    for (String[] r : rows) {
-      for (int i = 0; i < r.length - 1; i++) {
-        widths[i] = Math.max(widths[i], r[i].length());
-      }
-    }
-    for (String[] r : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < r.length; i++) {
-        line.append(i == r.length - 1 ? r[i] : String.format("%-" + widths[i] + "s  ", r[i]));
-      }
-      out.println(line.toString().stripTrailing());
-    }
-    out.flush();
-  }
-
-  private static String encode(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  private static String stripSlash(String s) {
-    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    TextTable.print(out, rows);
   }
 }

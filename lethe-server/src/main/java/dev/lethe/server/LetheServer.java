@@ -18,6 +18,7 @@ import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
+import dev.lethe.server.management.ManagementResponses;
 import dev.lethe.server.management.SoftDeleteRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -276,6 +277,14 @@ public final class LetheServer implements AutoCloseable {
       String text = message == null || message.isEmpty() ? "HTTP " + status : message;
       if (status == 413 && !text.toLowerCase(java.util.Locale.ROOT).contains("limit")) {
         text = "Request body too large: " + text;
+      }
+      if (ctx.path().startsWith(ManagementResponses.PREFIX)) {
+        // no route matched (or the body was refused) under the management tree: its own error shape
+        if (status == 401) {
+          ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
+        }
+        ManagementResponses.error(ctx, status, type, text);
+        return;
       }
       body = ErrorResponse.builder().responseCode(status).withType(type).withMessage(text).build();
     } else {

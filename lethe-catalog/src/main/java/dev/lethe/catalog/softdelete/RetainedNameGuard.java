@@ -1,5 +1,6 @@
 package dev.lethe.catalog.softdelete;
 
+import dev.lethe.catalog.purge.CleanupJobState;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -31,7 +32,7 @@ public final class RetainedNameGuard {
   public static void checkName(Handle h, String namespaceId, TableIdentifier id) {
     new DeletionDao(h).findRetained(namespaceId, id.name()).ifPresent(r -> {
       throw new AlreadyExistsException("Cannot use name %s: it is held by the dropped table's retained deletion %s; %s",
-          id, r.record().deletionId(), describe(r.record()));
+          id, r.record().deletionId(), describe(r));
     });
   }
 
@@ -52,9 +53,16 @@ public final class RetainedNameGuard {
         + "restore them (undrop) or let them be purged first", namespace, kept.size(), named, more);
   }
 
-  private static String describe(DeletionRecord r) {
+  private static String describe(RetainedDeletion retained) {
+    DeletionRecord r = retained.record();
     if (r.state() == DeletionState.PURGING) {
-      return "it is being purged (cleanup job " + r.purgeJobId() + "); the name is free once the purge ends";
+      // a FAILED job is never re-driven (§5.6): waiting would not free the name
+      if (retained.purgeJobState() == CleanupJobState.FAILED) {
+        return "its purge failed (cleanup job " + r.purgeJobId() + " FAILED); the name stays reserved until an operator "
+            + "repairs the purge";
+      }
+      return "it is being purged (cleanup job " + r.purgeJobId() + ", " + retained.purgeJobState()
+          + "); the name is free once the purge succeeds";
     }
     return "recoverable until " + Instant.ofEpochMilli(r.retentionExpiresAt()) + " (" + r.retentionExpiresAt()
         + " ms): restore it with undrop, or the name is free once it expires and is purged";

@@ -16,11 +16,14 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
  * "HTTP surface"): errors as {@code {code, type, message}} JSON, the access check answered 401/403
  * in that shape, and the metalake and catalog lookups answered 404.
  */
-final class ManagementResponses {
+public final class ManagementResponses {
+  /** Path prefix of every management route: errors under it are {@code {code, type, message}}. */
+  public static final String PREFIX = "/api/";
+
   private ManagementResponses() {}
 
   /** Writes an error body {@code {code, type, message}} with status {@code code}. */
-  static void error(Context ctx, int code, String type, String message) {
+  public static void error(Context ctx, int code, String type, String message) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("code", code);
     body.put("type", type);

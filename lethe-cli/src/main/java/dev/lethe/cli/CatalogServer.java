@@ -1,0 +1,154 @@
+package dev.lethe.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lethe.catalog.iceberg.EntityNames;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.apache.iceberg.catalog.Namespace;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The options and the HTTP call every {@code lethe catalog} command shares (DESIGN.md "CLI"): the
+ * server URL, the metalake and the bearer token, one request to a management route, its JSON answer,
+ * and the one line a failure prints. A picocli mixin.
+ */
+final class CatalogServer {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Option(names = "--server", defaultValue = "http://127.0.0.1:9001", description = "Server base URL (default: ${DEFAULT-VALUE}).")
+  String server;
+
+  @Option(names = "--metalake", defaultValue = "default", description = "Metalake (default: ${DEFAULT-VALUE}).")
+  String metalake;
+
+  @Option(names = "--token", description = "Bearer token (default: environment variable LETHE_TOKEN).")
+  String token;
+
+  /** A command that cannot go on: {@code message} is its one stderr line, {@code exitCode} its exit code. */
+  static final class Failure extends Exception {
+    final int exitCode;
+
+    Failure(int exitCode, String message) {
+      super(message, null, false, false);
+      this.exitCode = exitCode;
+    }
+  }
+
+  /** An HTTP answer whose body is JSON. */
+  record Answer(int status, JsonNode body) {
+    /** The {@code message} of a management error body ({@code {code,type,message}}) or of an Iceberg one, on one line. */
+    String errorMessage() {
+      String m = body.path("message").asText(body.path("error").path("message").asText(""));
+      return (m.isEmpty() ? "HTTP " + status : m).replace('\n', ' ').replace('\r', ' ');
+    }
+  }
+
+  /** {@code /api/metalakes/{metalake}/catalogs/{catalog}}, each part URL-encoded. */
+  String catalogPath(String catalog) {
+    return "/api/metalakes/" + encode(metalake) + "/catalogs/" + encode(catalog);
+  }
+
+  /**
+   * Sends one request (no body) and reads its JSON answer, whatever its status.
+   *
+   * @param path path and query under the server URL, already encoded
+   * @throws Failure exit 2 for a {@code --server} that is not an http(s) URL; exit 1 when the server
+   *     cannot be reached or answers without JSON
+   */
+  Answer send(String method, String path) throws Failure {
+    HttpRequest.Builder request;
+    try {
+      URI uri = URI.create(stripSlash(server) + path);
+      request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+          .method(method, HttpRequest.BodyPublishers.noBody());
+    } catch (IllegalArgumentException e) {
+      throw new Failure(2, "invalid --server: " + server);
+    }
+    String bearer = token != null ? token : System.getenv("LETHE_TOKEN");
+    if (bearer != null && !bearer.isBlank()) {
+      request.header("Authorization", "Bearer " + bearer);
+    }
+    HttpResponse<String> response;
+    try {
+      response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+          .send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new Failure(1, "cannot reach " + server + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Failure(1, "interrupted");
+    }
+    try {
+      JsonNode body = JSON.readTree(response.body());
+      if (body == null || body.isMissingNode()) {
+        throw new IOException("empty body");
+      }
+      return new Answer(response.statusCode(), body);
+    } catch (IOException e) {
+      throw new Failure(1, "server answered " + response.statusCode() + " without JSON");
+    }
+  }
+
+  /**
+   * {@code /api/metalakes/{m}/catalogs/{catalog}/schemas/{s}/tables} for the catalog and namespace
+   * given on the command line.
+   *
+   * @throws CommandLine.ParameterException (exit 2, one line) for a bad catalog name or namespace,
+   *     before any request
+   */
+  String tablesPath(CommandLine.Model.CommandSpec spec, SchemaArgs schema) {
+    try {
+      EntityNames.check("catalog", schema.catalog);
+      return catalogPath(schema.catalog) + "/schemas/" + schemaSegment(schema.namespace) + "/tables";
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /**
+   * {@link #send}, and the JSON body of a {@code 200}.
+   *
+   * @throws Failure as {@link #send}; for any other status the server's message, exit 2 for a
+   *     {@code 400} (the input was bad) and 1 otherwise (refused: 401, 403, 404, 409, 410; or failed)
+   */
+  JsonNode ok(String method, String path) throws Failure {
+    Answer answer = send(method, path);
+    if (answer.status() != 200) {
+      throw new Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+    }
+    return answer.body();
+  }
+
+  /**
+   * The {@code {s}} segment of the soft deletion routes for a namespace given on the command line as
+   * levels separated by dots ({@code sales.eu}): each level URL-encoded, joined by {@code %1F} as the
+   * Iceberg REST paths join them.
+   *
+   * @throws IllegalArgumentException naming the bad level (empty, {@code .}, {@code ..}, {@code /}, a
+   *     control character, longer than 255 characters), before any request
+   */
+  static String schemaSegment(String dotted) {
+    Namespace namespace = Namespace.of(dotted.split("\\.", -1));
+    EntityNames.checkNamespace(namespace);
+    return Arrays.stream(namespace.levels()).map(CatalogServer::encode).collect(Collectors.joining("%1F"));
+  }
+
+  /** One path segment or query value, URL-encoded ({@code %20} for a space). */
+  static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static String stripSlash(String s) {
+    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.lethe.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lethe.catalog.iceberg.EntityNames;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code lethe catalog undrop CATALOG NAMESPACE TABLE}: restores a soft-deleted table with {@code POST
+ * /api/metalakes/{m}/catalogs/{c}/schemas/{s}/tables/{t}/undrop} of a running server
+ * (docs/soft-delete.md). On success prints {@code undropped: CATALOG.NAMESPACE.TABLE (entity id ID)}.
+ *
+ * <p>Exit codes: 0 restored; 1 refused (404 no retained deletion, or a live table; 410 the deadline
+ * passed or a purge owns it; 401/403), server unreachable or failing; 2 bad argument or a 400 answer.
+ * A failure is one line on stderr and changes nothing.
+ */
+@Command(name = "undrop", mixinStandardHelpOptions = true,
+    description = "Restore a dropped table that soft deletion still retains (same table id, metadata and files).")
+final class CatalogUndropCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Mixin CatalogServer server;
+
+  @Mixin SchemaArgs schema;
+
+  @Parameters(index = "2", paramLabel = "TABLE", description = "Table name.")
+  String table;
+
+  @Override
+  public Integer call() {
+    String path;
+    try {
+      EntityNames.check("table", table);
+      path = server.tablesPath(spec, schema) + "/" + CatalogServer.encode(table) + "/undrop";
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    JsonNode body;
+    try {
+      body = server.ok("POST", path);
+    } catch (CatalogServer.Failure f) {
+      spec.commandLine().getErr().println("lethe catalog undrop: " + f.getMessage());
+      return f.exitCode;
+    }
+    List<String> levels = new ArrayList<>();
+    body.path("namespace").forEach(l -> levels.add(l.asText()));
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("undropped: " + schema.catalog + "." + String.join(".", levels) + "." + body.path("name").asText()
+        + " (entity id " + body.path("entityId").asText() + ")");
+    out.flush();
+    return 0;
+  }
+}
