@@ -33,7 +33,7 @@ abstract class StoreSubcommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--store", paramLabel = "URI", defaultValue = "file:.",
-      description = "Store to use: file:DIR or memory: (default: ${DEFAULT-VALUE}).")
+      description = "Store to use: file:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
   String storeUri;
 
   @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",
@@ -59,6 +59,9 @@ abstract class StoreSubcommand implements Callable<Integer> {
 
   /** How URIs become stores; tests wrap the real stores to interleave a concurrent writer. */
   Opener opener = StoreUri::open;
+
+  /** Stores opened by this command that hold resources (a JDBC pool), closed when it ends. */
+  private final List<AutoCloseable> opened = new ArrayList<>();
 
   /** Runs the subcommand and returns its exit code. */
   abstract int execute(PrintWriter out, PrintWriter err);
@@ -96,9 +99,22 @@ abstract class StoreSubcommand implements Callable<Integer> {
       err.println("lethe store " + spec.name() + ": error: " + e);
       return ExitCode.ERROR;
     } finally {
+      closeStores(err);
       out.flush();
       err.flush();
     }
+  }
+
+  private void closeStores(PrintWriter err) {
+    for (AutoCloseable c : opened) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // the command's outcome is already decided; a pool that fails to close loses nothing
+        err.println("lethe store " + spec.name() + ": warning: cannot close " + c + ": " + e.getMessage());
+      }
+    }
+    opened.clear();
   }
 
   /** Parses {@code --ancestor-cap}; exits 1 for a cap below 1, as the design asks. */
@@ -138,7 +154,16 @@ abstract class StoreSubcommand implements Callable<Integer> {
     if (!createsStore()) {
       StoreUri.requireExisting("--store", storeUri);
     }
-    return opener.open("--store", storeUri, cap, clock);
+    return open("--store", storeUri, cap);
+  }
+
+  /** Opens a store named by {@code option}; it is closed when the command ends. */
+  Store open(String option, String uri, int cap) {
+    Store store = opener.open(option, uri, cap, clock);
+    if (store instanceof AutoCloseable c) {
+      opened.add(c);
+    }
+    return store;
   }
 
   /** Validates a key from its three options. */

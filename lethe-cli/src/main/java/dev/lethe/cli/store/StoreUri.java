@@ -3,14 +3,18 @@ package dev.lethe.cli.store;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.memory.MemoryStore;
 import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.jdbc.JdbcStore;
+import dev.lethe.store.jdbc.JdbcVendor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 
 /**
  * Opens a store from a {@code --store} / {@code --peer} URI: {@code file:DIR} (a local fs store;
- * {@code file:.} is the default) or {@code memory:} (an empty store that lives for one command;
- * for tests). The git, s3, http and jdbc schemes of DESIGN.md come with their substrates.
+ * {@code file:.} is the default), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
+ * jdbc:h2:…} (a JDBC store; credentials as URL parameters) or {@code memory:} (an empty store that
+ * lives for one command; for tests). The git and s3 schemes of DESIGN.md come with their
+ * substrates.
  */
 final class StoreUri {
 
@@ -64,9 +68,16 @@ final class StoreUri {
       }
       return new FsStore(root, cap, clock);
     }
+    if (uri.startsWith("jdbc:")) {
+      if (!JdbcVendor.supports(uri)) {
+        throw new UsageException(option + ": " + JdbcVendor.describeUnsupported(uri));
+      }
+      // one connection serves a command; a second lets a sync read one side while writing it
+      return JdbcStore.open(uri, 2, cap, clock);
+    }
     int colon = uri.indexOf(':');
     String scheme = colon > 0 ? uri.substring(0, colon) : uri;
     throw new UsageException(option + " '" + uri + "': scheme '" + scheme
-        + "' is not supported by this build (use file:DIR or memory:)");
+        + "' is not supported by this build (use file:DIR, jdbc:… or memory:)");
   }
 }
