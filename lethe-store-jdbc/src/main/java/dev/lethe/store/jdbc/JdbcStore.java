@@ -64,7 +64,7 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
    *
    * @param jdbcUrl {@code jdbc:h2:…}, {@code jdbc:postgresql://…} or {@code jdbc:mariadb://…},
    *     credentials (if any) as URL parameters; never logged or put in a message
-   * @param maxPoolSize the most pooled connections, at least 1
+   * @param maxPoolSize the most pooled connections; below 2 counts as 2
    * @param ancestorCap ancestors kept per record, at least 1
    * @param clock stamps created, updated, deletedAt and blob times
    * @throws IllegalArgumentException for an unsupported URL or a cap below 1 (nothing is opened)
@@ -77,8 +77,9 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
     String redacted = JdbcUrls.redact(jdbcUrl);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
-    config.setMaximumPoolSize(Math.max(1, maxPoolSize));
-    config.setMinimumIdle(Math.min(1, maxPoolSize));
+    // at least 2: Flyway holds one connection for its lock while it migrates on another
+    config.setMaximumPoolSize(Math.max(2, maxPoolSize));
+    config.setMinimumIdle(1);
     config.setPoolName("lethe-store");
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     config.setAutoCommit(true);
