@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
@@ -33,7 +34,7 @@ abstract class StoreSubcommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--store", paramLabel = "URI", defaultValue = "file:.",
-      description = "Store to use: file:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
+      description = "Store to use: file:DIR, http(s)://host:port (a lethe server), jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
   String storeUri;
 
   @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",
@@ -57,8 +58,21 @@ abstract class StoreSubcommand implements Callable<Integer> {
     Store open(String option, String uri, int cap, Clock clock);
   }
 
+  @Option(names = "--token", paramLabel = "TOKEN",
+      description = "Bearer token for http(s) stores (default: environment variable LETHE_TOKEN).")
+  String token;
+
+  /** The process environment (LETHE_TOKEN); replaced by tests. */
+  Map<String, String> environment = System.getenv();
+
   /** How URIs become stores; tests wrap the real stores to interleave a concurrent writer. */
-  Opener opener = StoreUri::open;
+  Opener opener = (option, uri, cap, clock) -> StoreUri.open(option, uri, cap, clock, token());
+
+  /** The bearer token for http(s) stores: {@code --token}, else {@code LETHE_TOKEN}; never printed. */
+  Optional<String> token() {
+    String t = token != null ? token : environment.get("LETHE_TOKEN");
+    return t == null || t.isBlank() ? Optional.empty() : Optional.of(t.trim());
+  }
 
   /** Stores opened by this command that hold resources (a JDBC pool), closed when it ends. */
   private final List<AutoCloseable> opened = new ArrayList<>();

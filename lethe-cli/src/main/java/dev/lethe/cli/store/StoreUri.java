@@ -5,13 +5,16 @@ import dev.lethe.store.core.memory.MemoryStore;
 import dev.lethe.store.fs.FsStore;
 import dev.lethe.store.jdbc.JdbcStore;
 import dev.lethe.store.jdbc.JdbcVendor;
+import dev.lethe.store.remote.RemoteStore;
+import java.util.Optional;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 
 /**
  * Opens a store from a {@code --store} / {@code --peer} URI: {@code file:DIR} (a local fs store;
- * {@code file:.} is the default), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
+ * {@code file:.} is the default), {@code http://host:port} / {@code https://…} (the store of a
+ * {@code lethe server}; {@code --token} or {@code LETHE_TOKEN} is its bearer token), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
  * jdbc:h2:…} (a JDBC store; credentials as URL parameters) or {@code memory:} (an empty store that
  * lives for one command; for tests). The git and s3 schemes of DESIGN.md come with their
  * substrates.
@@ -48,6 +51,16 @@ final class StoreUri {
    *     that is not a directory
    */
   static Store open(String option, String uri, int cap, Clock clock) {
+    return open(option, uri, cap, clock, Optional.empty());
+  }
+
+  /**
+   * Opens a store, sending {@code token} to an http(s) store.
+   *
+   * @param token the bearer token for a remote store; ignored by the others
+   * @throws UsageException for an empty, malformed or unsupported URI
+   */
+  static Store open(String option, String uri, int cap, Clock clock, Optional<String> token) {
     if (uri == null || uri.isEmpty()) {
       throw new UsageException(option + " must not be empty (e.g. file:./data)");
     }
@@ -68,6 +81,14 @@ final class StoreUri {
       }
       return new FsStore(root, cap, clock);
     }
+    if (RemoteStore.supports(uri)) {
+      try {
+        // the server's store keeps its own ancestor cap; --ancestor-cap does not apply to it
+        return RemoteStore.open(uri, token);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(option + ": " + e.getMessage());
+      }
+    }
     if (uri.startsWith("jdbc:")) {
       if (!JdbcVendor.supports(uri)) {
         throw new UsageException(option + ": " + JdbcVendor.describeUnsupported(uri));
@@ -78,6 +99,6 @@ final class StoreUri {
     int colon = uri.indexOf(':');
     String scheme = colon > 0 ? uri.substring(0, colon) : uri;
     throw new UsageException(option + " '" + uri + "': scheme '" + scheme
-        + "' is not supported by this build (use file:DIR, jdbc:… or memory:)");
+        + "' is not supported by this build (use file:DIR, http(s)://host:port, jdbc:… or memory:)");
   }
 }

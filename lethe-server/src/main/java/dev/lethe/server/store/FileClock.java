@@ -12,7 +12,7 @@ import java.time.ZoneOffset;
 /**
  * A clock that reads "now" (ms since the epoch, decimal) from a file on every call: the store
  * clock of a test server ({@code lethe.store.testing.clock-file}), so that a conformance suite in
- * another process can move it (docs/design/0104-remote-store-conformance.md). Never configured in
+ * another process can move it (docs/design/0104-remote-store-client.md). Never configured in
  * production.
  */
 final class FileClock extends Clock {
