@@ -62,7 +62,8 @@ import org.slf4j.LoggerFactory;
  * The Lethe HTTP server: one process serving the catalog and the store daemon.
  *
  * <p>On start it opens (and migrates) the catalog database, creates metalake {@code default} with
- * catalog {@code main} if missing, and serves the Iceberg REST routes under {@code /iceberg/v1/}.
+ * catalog {@code main} if missing, serves the Iceberg REST routes under {@code /iceberg/v1/}, and
+ * serves the store named by {@code lethe.store.uri} under {@code /store/v1/} ({@link StoreRoutes}).
  * Every error is JSON: Iceberg's {@link ErrorResponse} shape, never an HTML page.
  */
 public final class LetheServer implements AutoCloseable {
