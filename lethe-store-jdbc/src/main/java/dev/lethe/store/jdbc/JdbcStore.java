@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JDBC substrate (DESIGN.md "Store / Substrates": jdbc; docs/design/0100-jdbc-store-substrate.md):
+ * The JDBC substrate (docs/design/0100-jdbc-store-substrate.md):
  * one row per record in {@code lethe_store_record} on H2, PostgreSQL or MariaDB, blobs in {@code
  * lethe_store_blob} of the same database.
  *

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every statement on {@code lethe_store_record} (DESIGN.md "SQL lives in one place per table"):
+ * Every statement on {@code lethe_store_record}, and the only place that holds them:
  * one row per record, keyed by {@code (key_namespace, key_collection, key_id)}, holding the
  * record's docs/store-format.md JSON in {@code record_json} and copies of the fields queries filter
  * on. Methods run on the caller's connection and transaction.

@@ -35,8 +35,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link Store} on a {@code lethe server}, over its {@code /store/v1} routes (DESIGN.md "Store
- * / Substrates": remote; docs/design/0104-remote-store-client.md). Store URIs {@code
+ * A {@link Store} on a {@code lethe server}, over its {@code /store/v1} routes
+ * (docs/design/0104-remote-store-client.md). Store URIs {@code
  * http://host:port} and {@code https://host:port} (optionally with a path prefix in front of
  * {@code /store/v1}).
  *

@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The server answered a replication route with 404 or 405: it predates the raw routes (replicated
- * deletion design, "Two surfaces"). The remote store never falls back to a consumer route, which
+ * The server answered a replication route with 404 or 405: it predates the raw routes
+ * (docs/design/0104-remote-store-client.md, "No fallback"). The remote store never falls back to a
+ * consumer route, which
  * would hide tombstones and resurrect deleted records; it fails with this instead.
  */
 public final class ServerTooOldException extends UncheckedIOException {

@@ -23,8 +23,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@link Store} whose every write is decided by a core planner (DESIGN.md "Store / Substrates";
- * STYLE.md "every rule is a pure function that the substrates call inside their own lock"). This
+ * A {@link Store} whose every write is decided by a core planner
+ * (docs/design/0100-jdbc-store-substrate.md, "Shape"): every rule is a pure function that a
+ * substrate calls inside its own critical section. This
  * class says which planner answers which call; a substrate only says how to read a key, how to
  * scan keys in order, and how to run one plan atomically for one key: under a lock ({@link
  * LockingStore}: fs, memory) or in a database transaction holding the row lock (jdbc).
