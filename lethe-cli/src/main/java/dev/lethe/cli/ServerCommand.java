@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code lethe server}: runs the catalog (and later the store daemon) until SIGTERM.
+ * {@code lethe server}: runs the catalog and the store routes until SIGTERM.
  *
  * <p>Settings come from options, then environment variables, then {@code --config FILE}, then
  * defaults (docs/catalog.md "Configuration"). An invalid value exits 2 with one line naming the key.
@@ -46,6 +46,10 @@ final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--jdbc-password", description = "Database password.")
   String jdbcPassword;
+
+  @Option(names = "--store-uri", paramLabel = "URI",
+      description = "Store served under /store/v1: file:DIR or jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… (default: file:<data-dir>/store; key lethe.store.uri).")
+  String storeUri;
 
   @Override
   public Integer call() throws Exception {
@@ -78,6 +82,7 @@ final class ServerCommand implements Callable<Integer> {
     put(values, ConfigKeys.JDBC_URL, jdbcUrl);
     put(values, ConfigKeys.JDBC_USER, jdbcUser);
     put(values, ConfigKeys.JDBC_PASSWORD, jdbcPassword);
+    put(values, ConfigKeys.STORE_URI, storeUri);
     return values;
   }
 

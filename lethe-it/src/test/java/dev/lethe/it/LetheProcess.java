@@ -77,6 +77,11 @@ public final class LetheProcess implements AutoCloseable {
     throw new IllegalStateException("lethe server did not answer on port " + port + " within " + timeout + "; log:\n" + Files.readString(log));
   }
 
+  /** The port the server listens on. */
+  public int port() {
+    return port;
+  }
+
   /** The Iceberg REST URI of this server. */
   public String icebergUri() {
     return "http://127.0.0.1:" + port + "/iceberg";

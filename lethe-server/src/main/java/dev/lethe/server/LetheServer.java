@@ -20,6 +20,12 @@ import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
 import dev.lethe.server.management.ManagementResponses;
 import dev.lethe.server.management.SoftDeleteRoutes;
+import dev.lethe.server.config.StoreConfig;
+import dev.lethe.server.store.StoreErrors;
+import dev.lethe.server.store.StoreRoutes;
+import dev.lethe.server.store.StoreService;
+import dev.lethe.server.store.StoreSettings;
+import dev.lethe.store.core.Store;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -56,7 +62,8 @@ import org.slf4j.LoggerFactory;
  * The Lethe HTTP server: one process serving the catalog and the store daemon.
  *
  * <p>On start it opens (and migrates) the catalog database, creates metalake {@code default} with
- * catalog {@code main} if missing, and serves the Iceberg REST routes under {@code /iceberg/v1/}.
+ * catalog {@code main} if missing, serves the Iceberg REST routes under {@code /iceberg/v1/}, and
+ * serves the store named by {@code lethe.store.uri} under {@code /store/v1/} ({@link StoreRoutes}).
  * Every error is JSON: Iceberg's {@link ErrorResponse} shape, never an HTML page.
  */
 public final class LetheServer implements AutoCloseable {
@@ -82,10 +89,12 @@ public final class LetheServer implements AutoCloseable {
   private final AsyncPurgeService purge;
   private final SoftDeleteExpiry expiry;
   private final DeletePool deletes;
+  private final Store store;
 
   private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
-      SoftDeleteExpiry expiry, DeletePool deletes) {
+      SoftDeleteExpiry expiry, DeletePool deletes, Store store) {
     this.app = app;
+    this.store = store;
     this.deletes = deletes;
     this.purge = purge;
     this.expiry = expiry;
@@ -156,6 +165,17 @@ public final class LetheServer implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
     SoftDeleteExpiry expiry = null;
+    Store store = null;
+    StoreSettings storeSettings;
+    try {
+      storeSettings = StoreConfig.settings(config.properties(), config.dataDir());
+      store = storeSettings.open(clock);
+    } catch (RuntimeException e) {
+      deletes.close();
+      catalogs.close();
+      database.close();
+      throw e;
+    }
     try {
       try {
         catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
@@ -195,6 +215,7 @@ public final class LetheServer implements AutoCloseable {
       }, softDeletes);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
       SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access);
+      StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access));
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -212,6 +233,7 @@ public final class LetheServer implements AutoCloseable {
         iceberg.register(c.routes);
         cleanups.register(c.routes);
         softDeleteRoutes.register(c.routes);
+        storeRoutes.register(c.routes);
         c.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
         c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
         c.routes.exception(Exception.class, (e, ctx) -> {
@@ -242,11 +264,14 @@ public final class LetheServer implements AutoCloseable {
       }
       deletes.close();
       catalogs.close();
+      closeStore(store);
       database.close();
       throw e;
     }
-    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes);
+    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes, store);
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
+    LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), storeSettings.redactedUri(),
+        storeSettings.ancestorCap());
     return server;
   }
 
@@ -278,6 +303,11 @@ public final class LetheServer implements AutoCloseable {
       if (status == 413 && !text.toLowerCase(java.util.Locale.ROOT).contains("limit")) {
         text = "Request body too large: " + text;
       }
+      if (ctx.path().startsWith(StoreErrors.PREFIX)) {
+        // no store route matched (or the body was refused): the store's error shape
+        StoreErrors.error(ctx, status, type, text);
+        return;
+      }
       if (ctx.path().startsWith(ManagementResponses.PREFIX)) {
         // no route matched (or the body was refused) under the management tree: its own error shape
         if (status == 401) {
@@ -307,6 +337,26 @@ public final class LetheServer implements AutoCloseable {
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + IcebergRestRoutes.ROOT;
   }
 
+  /** The base URI of the store routes, e.g. {@code http://127.0.0.1:9001/store/v1}. */
+  public String storeUri() {
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + StoreRoutes.ROOT;
+  }
+
+  /** The store served under {@code /store/v1} (for components in the same process and tests). */
+  public Store store() {
+    return store;
+  }
+
+  private static void closeStore(Store store) {
+    if (store instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.warn("Cannot close the store: {}", e.toString());
+      }
+    }
+  }
+
   /** The catalogs served (for management components in the same process). */
   public IcebergCatalogs catalogs() {
     return catalogs;
@@ -331,6 +381,7 @@ public final class LetheServer implements AutoCloseable {
         deletes.close();
         catalogs.close();
       } finally {
+        closeStore(store);
         database.close();
       }
     }

@@ -57,6 +57,10 @@ public final class CatalogDatabase implements AutoCloseable {
         .dataSource(ds)
         .locations(vendor.migrationLocation())
         .table("lethe_schema_history")
+        // a database that already holds a JDBC store's tables (its own history table) is fine:
+        // start from version 0 (docs/design/0102-store-migrations.md)
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
         .load()
         .migrate();
   }

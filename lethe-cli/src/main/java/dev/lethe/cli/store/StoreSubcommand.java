@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
@@ -33,7 +34,7 @@ abstract class StoreSubcommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--store", paramLabel = "URI", defaultValue = "file:.",
-      description = "Store to use: file:DIR or memory: (default: ${DEFAULT-VALUE}).")
+      description = "Store to use: file:DIR, http(s)://host:port (a lethe server), jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
   String storeUri;
 
   @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",
@@ -57,8 +58,24 @@ abstract class StoreSubcommand implements Callable<Integer> {
     Store open(String option, String uri, int cap, Clock clock);
   }
 
+  @Option(names = "--token", paramLabel = "TOKEN",
+      description = "Bearer token for http(s) stores (default: environment variable LETHE_TOKEN).")
+  String token;
+
+  /** The process environment (LETHE_TOKEN); replaced by tests. */
+  Map<String, String> environment = System.getenv();
+
   /** How URIs become stores; tests wrap the real stores to interleave a concurrent writer. */
-  Opener opener = StoreUri::open;
+  Opener opener = (option, uri, cap, clock) -> StoreUri.open(option, uri, cap, clock, token());
+
+  /** The bearer token for http(s) stores: {@code --token}, else {@code LETHE_TOKEN}; never printed. */
+  Optional<String> token() {
+    String t = token != null ? token : environment.get("LETHE_TOKEN");
+    return t == null || t.isBlank() ? Optional.empty() : Optional.of(t.trim());
+  }
+
+  /** Stores opened by this command that hold resources (a JDBC pool), closed when it ends. */
+  private final List<AutoCloseable> opened = new ArrayList<>();
 
   /** Runs the subcommand and returns its exit code. */
   abstract int execute(PrintWriter out, PrintWriter err);
@@ -96,9 +113,22 @@ abstract class StoreSubcommand implements Callable<Integer> {
       err.println("lethe store " + spec.name() + ": error: " + e);
       return ExitCode.ERROR;
     } finally {
+      closeStores(err);
       out.flush();
       err.flush();
     }
+  }
+
+  private void closeStores(PrintWriter err) {
+    for (AutoCloseable c : opened) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // the command's outcome is already decided; a pool that fails to close loses nothing
+        err.println("lethe store " + spec.name() + ": warning: cannot close " + c + ": " + e.getMessage());
+      }
+    }
+    opened.clear();
   }
 
   /** Parses {@code --ancestor-cap}; exits 1 for a cap below 1, as the design asks. */
@@ -138,7 +168,16 @@ abstract class StoreSubcommand implements Callable<Integer> {
     if (!createsStore()) {
       StoreUri.requireExisting("--store", storeUri);
     }
-    return opener.open("--store", storeUri, cap, clock);
+    return open("--store", storeUri, cap);
+  }
+
+  /** Opens a store named by {@code option}; it is closed when the command ends. */
+  Store open(String option, String uri, int cap) {
+    Store store = opener.open(option, uri, cap, clock);
+    if (store instanceof AutoCloseable c) {
+      opened.add(c);
+    }
+    return store;
   }
 
   /** Validates a key from its three options. */

@@ -3,14 +3,21 @@ package dev.lethe.cli.store;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.memory.MemoryStore;
 import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.jdbc.JdbcStore;
+import dev.lethe.store.jdbc.JdbcVendor;
+import dev.lethe.store.remote.RemoteStore;
+import java.util.Optional;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 
 /**
  * Opens a store from a {@code --store} / {@code --peer} URI: {@code file:DIR} (a local fs store;
- * {@code file:.} is the default) or {@code memory:} (an empty store that lives for one command;
- * for tests). The git, s3, http and jdbc schemes of DESIGN.md come with their substrates.
+ * {@code file:.} is the default), {@code http://host:port} / {@code https://…} (the store of a
+ * {@code lethe server}; {@code --token} or {@code LETHE_TOKEN} is its bearer token), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
+ * jdbc:h2:…} (a JDBC store; credentials as URL parameters) or {@code memory:} (an empty store that
+ * lives for one command; for tests). The git and s3 schemes of DESIGN.md come with their
+ * substrates.
  */
 final class StoreUri {
 
@@ -44,6 +51,16 @@ final class StoreUri {
    *     that is not a directory
    */
   static Store open(String option, String uri, int cap, Clock clock) {
+    return open(option, uri, cap, clock, Optional.empty());
+  }
+
+  /**
+   * Opens a store, sending {@code token} to an http(s) store.
+   *
+   * @param token the bearer token for a remote store; ignored by the others
+   * @throws UsageException for an empty, malformed or unsupported URI
+   */
+  static Store open(String option, String uri, int cap, Clock clock, Optional<String> token) {
     if (uri == null || uri.isEmpty()) {
       throw new UsageException(option + " must not be empty (e.g. file:./data)");
     }
@@ -64,9 +81,24 @@ final class StoreUri {
       }
       return new FsStore(root, cap, clock);
     }
+    if (RemoteStore.supports(uri)) {
+      try {
+        // the server's store keeps its own ancestor cap; --ancestor-cap does not apply to it
+        return RemoteStore.open(uri, token);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(option + ": " + e.getMessage());
+      }
+    }
+    if (uri.startsWith("jdbc:")) {
+      if (!JdbcVendor.supports(uri)) {
+        throw new UsageException(option + ": " + JdbcVendor.describeUnsupported(uri));
+      }
+      // one connection serves a command; a second lets a sync read one side while writing it
+      return JdbcStore.open(uri, 2, cap, clock);
+    }
     int colon = uri.indexOf(':');
     String scheme = colon > 0 ? uri.substring(0, colon) : uri;
     throw new UsageException(option + " '" + uri + "': scheme '" + scheme
-        + "' is not supported by this build (use file:DIR or memory:)");
+        + "' is not supported by this build (use file:DIR, http(s)://host:port, jdbc:… or memory:)");
   }
 }

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class SyncCommand extends StoreSubcommand {
 
-  @Option(names = "--peer", paramLabel = "URI", description = "The other store: file:DIR or memory:. Required.") String peerUri;
+  @Option(names = "--peer", paramLabel = "URI", description = "The other store: a store URI as for --store. Required.") String peerUri;
   @Option(names = "--namespace", paramLabel = "NS", description = "Only this namespace.") String namespace;
   @Option(names = "--collection", paramLabel = "COL", description = "Only this collection (needs --namespace).") String collection;
 
@@ -34,7 +34,7 @@ final class SyncCommand extends StoreSubcommand {
     KeyPrefix prefix = prefix(namespace, collection);
     int cap = cap();
     Store a = openStore(cap);
-    Store b = opener.open("--peer", peerUri, cap, clock);
+    Store b = open("--peer", peerUri, cap);
     SyncReport report;
     try (TerminalProgress progress = TerminalProgress.forConsole(err, "sync")) {
       report = Sync.run(a, b, prefix, new SyncOptions(8, progress));

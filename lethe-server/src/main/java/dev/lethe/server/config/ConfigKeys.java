@@ -29,6 +29,25 @@ public final class ConfigKeys {
   /** Principals file; default none (auth off). */
   public static final String AUTH_FILE = "lethe.auth.file";
 
+  /** Prefix of the store keys (docs/store.md "The store server"). */
+  public static final String STORE = "lethe.store.";
+  /** The store served under {@code /store/v1/}: a {@code file:} or {@code jdbc:} store URI; default {@code file:<data-dir>/store}. */
+  public static final String STORE_URI = STORE + "uri";
+  /** Ancestors kept per record by the served store, at least 1; default 32. */
+  public static final String STORE_ANCESTOR_CAP = STORE + "ancestor-cap";
+  /** Most pooled connections of a {@code jdbc:} store; default 10. */
+  public static final String STORE_POOL_SIZE = STORE + "pool-size";
+  /**
+   * For tests only: a file holding the store's "now" in ms since the epoch, read on every use of
+   * the store's clock (stamps of created, updated, deletedAt and blob times); default none, the
+   * system clock.
+   */
+  public static final String STORE_TESTING_CLOCK_FILE = STORE + "testing.clock-file";
+
+  /** Every store key. */
+  public static final java.util.List<String> STORE_KEYS =
+      java.util.List.of(STORE_URI, STORE_ANCESTOR_CAP, STORE_POOL_SIZE, STORE_TESTING_CLOCK_FILE);
+
   /** Prefix of the asynchronous purge keys (docs/purge.md "Configuration"). */
   public static final String ASYNC_PURGE = "lethe.iceberg-rest.async-purge.";
   /** Concurrent cleanup jobs per server; default 2. */

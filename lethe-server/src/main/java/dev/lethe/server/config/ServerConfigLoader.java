@@ -47,7 +47,7 @@ public final class ServerConfigLoader {
   /** Sections of the key space this loader owns: a key in them that it does not know is a typo. */
   private static final List<String> OWNED_SECTIONS =
       List.of("lethe.server.", "lethe.jdbc.", "lethe.http.", "lethe.auth.", "lethe.catalog.", "lethe.data-dir.",
-          ConfigKeys.ASYNC_PURGE, "lethe.entity.");
+          ConfigKeys.ASYNC_PURGE, "lethe.entity.", ConfigKeys.STORE);
 
   /**
    * Rejects keys of the file that cannot be meant: outside {@code lethe.} (e.g. a YAML file without
@@ -75,6 +75,7 @@ public final class ServerConfigLoader {
         ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
+    keys.addAll(ConfigKeys.STORE_KEYS);
     return java.util.Set.copyOf(keys);
   }
 
@@ -85,6 +86,7 @@ public final class ServerConfigLoader {
         ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
+    keys.addAll(ConfigKeys.STORE_KEYS);
     return List.copyOf(keys);
   }
 
@@ -111,6 +113,7 @@ public final class ServerConfigLoader {
     AsyncPurgeConfig.settings(values); // fail start-up on a bad async purge key
     AsyncPurgeConfig.encryptionKey(values);
     SoftDeleteConfig.settings(values); // fail start-up on a bad soft deletion key
+    StoreConfig.settings(values, dataDir); // and on a bad store key
     return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);

@@ -67,6 +67,25 @@ public interface Store {
   List<Record> listRaw(KeyPrefix prefix);
 
   /**
+   * Returns one page of the live records under {@code prefix} whose key is after {@code after},
+   * ordered by key, read page by page from the substrate rather than from a whole listing.
+   *
+   * @param after the {@link Page#next} of the previous page, or empty for the first page; any key
+   *     may be given, only keys strictly after it are returned
+   * @param limit the most records to return, 1 to {@link Page#MAX_LIMIT}
+   * @throws IllegalArgumentException for a limit out of range
+   */
+  Page listPage(KeyPrefix prefix, Optional<RecordKey> after, int limit);
+
+  /**
+   * {@link #listPage} of the replication surface: tombstones included. A raw walk never falls back
+   * to the consumer listing.
+   *
+   * @throws IllegalArgumentException for a limit out of range
+   */
+  Page listRawPage(KeyPrefix prefix, Optional<RecordKey> after, int limit);
+
+  /**
    * Writes a record exactly as given (only its ancestor list is normalised to this store's cap).
    * Nothing stored and {@code expected} empty: write; nothing stored and {@code expected} present:
    * {@link NotFound}; {@code expected} equal to the stored revision (tombstone or not): write;

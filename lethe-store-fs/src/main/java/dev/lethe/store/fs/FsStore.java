@@ -200,40 +200,63 @@ public final class FsStore extends LockingStore {
     }
   }
 
+  /**
+   * Walks the directories in key order: namespaces and collections sorted by name, and one
+   * collection's ids at a time, so a page reads the names of at most the collections it crosses,
+   * never the records of a whole namespace.
+   */
   @Override
-  protected List<RecordKey> keys(KeyPrefix prefix) throws IOException {
+  protected List<RecordKey> keysAfter(KeyPrefix prefix, RecordKey after, int limit) throws IOException {
     if (FsBlobStore.DIR.equals(prefix.namespace())) {
       throw new IllegalArgumentException(
           "Invalid namespace '" + FsBlobStore.DIR + "': reserved for blobs by the fs store");
     }
     List<RecordKey> out = new ArrayList<>();
     for (String ns : prefix.namespace() != null ? List.of(prefix.namespace()) : children(root)) {
-      if (ns.equals(FsBlobStore.DIR)) {
+      if (ns.equals(FsBlobStore.DIR) || (after != null && ns.compareTo(after.namespace()) < 0)) {
         continue;
       }
       Path nsDir = root.resolve(ns);
       for (String col : prefix.collection() != null ? List.of(prefix.collection()) : children(nsDir)) {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(nsDir.resolve(col))) {
-          for (Path f : files) {
-            String name = f.getFileName().toString();
-            if (!name.endsWith(RECORD_SUFFIX) || !Files.isRegularFile(f)) {
-              continue; // lock files, temp files, directories, anything else
-            }
-            String id = name.substring(0, name.length() - RECORD_SUFFIX.length());
-            if (RecordKey.isValidPart(id)) {
-              out.add(new RecordKey(ns, col, id));
+        if (after != null && ns.equals(after.namespace()) && col.compareTo(after.collection()) < 0) {
+          continue;
+        }
+        for (String id : ids(nsDir.resolve(col))) {
+          RecordKey key = new RecordKey(ns, col, id);
+          if (after == null || key.compareTo(after) > 0) {
+            out.add(key);
+            if (out.size() == limit) {
+              return out;
             }
           }
-        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
-          // nothing there
         }
       }
+    }
+    return out;
+  }
+
+  /** Returns the ids of the record files in a collection directory, sorted; none if it is absent. */
+  private static List<String> ids(Path colDir) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(colDir)) {
+      for (Path f : files) {
+        String name = f.getFileName().toString();
+        if (!name.endsWith(RECORD_SUFFIX) || !Files.isRegularFile(f)) {
+          continue; // lock files, temp files, directories, anything else
+        }
+        String id = name.substring(0, name.length() - RECORD_SUFFIX.length());
+        if (RecordKey.isValidPart(id)) {
+          out.add(id);
+        }
+      }
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+      // nothing there
     }
     Collections.sort(out);
     return out;
   }
 
-  /** Returns the names of {@code dir}'s subdirectories that are valid key parts. */
+  /** Returns the names of {@code dir}'s subdirectories that are valid key parts, sorted. */
   private static List<String> children(Path dir) throws IOException {
     List<String> out = new ArrayList<>();
     try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, Files::isDirectory)) {
@@ -246,6 +269,7 @@ public final class FsStore extends LockingStore {
     } catch (NoSuchFileException e) {
       return out;
     }
+    Collections.sort(out);
     return out;
   }
 

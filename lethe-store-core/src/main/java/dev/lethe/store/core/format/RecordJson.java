@@ -90,6 +90,25 @@ public final class RecordJson {
     return decode(json.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Returns the JSON tree of {@code record}: the document {@link #format} writes, for embedding in
+   * a larger document (a page of a listing).
+   */
+  public ObjectNode toJson(Record record) {
+    return toNode(record);
+  }
+
+  /**
+   * Reads a record from a JSON tree already parsed by the caller (with duplicate detection, as
+   * {@link #decode} parses).
+   *
+   * @throws UnsupportedFormatException when {@code format} is not {@value #FORMAT_VERSION}
+   * @throws RecordFormatException when the tree is not a valid record
+   */
+  public Record fromJson(JsonNode tree) {
+    return fromNode(tree);
+  }
+
   private ObjectNode toNode(Record r) {
     ObjectNode n = mapper.createObjectNode();
     n.put("format", FORMAT_VERSION);

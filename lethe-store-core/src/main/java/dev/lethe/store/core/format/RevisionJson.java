@@ -30,7 +30,8 @@ public final class RevisionJson {
     return toNode(revision).toString();
   }
 
-  static ObjectNode toNode(Revision revision) {
+  /** Returns the JSON tree of {@code revision}, {@code {"counter":…,"hash":"…"}}. */
+  public static ObjectNode toNode(Revision revision) {
     ObjectNode n = MAPPER.createObjectNode();
     n.put("counter", revision.counter());
     n.put("hash", revision.hash());
@@ -57,7 +58,13 @@ public final class RevisionJson {
     return fromNode(node, "revision");
   }
 
-  static Revision fromNode(JsonNode node, String field) {
+  /**
+   * Reads a revision from a JSON tree already parsed by the caller.
+   *
+   * @param field the field's name, used in messages ("expected", "revision")
+   * @throws RecordFormatException with a one-line message naming {@code field}
+   */
+  public static Revision fromNode(JsonNode node, String field) {
     if (node == null || !node.isObject()) {
       throw new RecordFormatException("Invalid " + field + ": expected an object {\"counter\":N,\"hash\":\"…\"}");
     }

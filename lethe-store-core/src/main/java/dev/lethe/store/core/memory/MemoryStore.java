@@ -59,11 +59,14 @@ public final class MemoryStore extends LockingStore {
   }
 
   @Override
-  protected List<RecordKey> keys(KeyPrefix prefix) {
+  protected List<RecordKey> keysAfter(KeyPrefix prefix, RecordKey after, int limit) {
     List<RecordKey> out = new ArrayList<>();
-    for (RecordKey k : records.keySet()) {
+    for (RecordKey k : (after == null ? records : records.tailMap(after, false)).keySet()) {
       if (prefix.matches(k)) {
         out.add(k);
+        if (out.size() == limit) {
+          break;
+        }
       }
     }
     return out;

@@ -13,6 +13,7 @@ import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.NotFound;
+import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
@@ -727,6 +728,116 @@ public abstract class StoreConformance {
     assertThat(report.purged()).isZero();
     assertThat(store.get(key)).contains(recreated[0]);
     assertThat(recreated[0].parent()).isEqualTo(t.revision());
+  }
+
+  // ---- listings and pages (docs/design/0101-paged-listings.md) ------------------------------
+
+  /** Walks every page of a listing with {@code limit} and returns the keys in the order seen. */
+  private static List<RecordKey> walk(Store s, KeyPrefix prefix, boolean raw, int limit) {
+    List<RecordKey> seen = new ArrayList<>();
+    Optional<RecordKey> after = Optional.empty();
+    do {
+      Page p = raw ? s.listRawPage(prefix, after, limit) : s.listPage(prefix, after, limit);
+      assertThat(p.records()).hasSizeLessThanOrEqualTo(limit);
+      p.records().forEach(r -> seen.add(r.key()));
+      after = p.next();
+    } while (after.isPresent());
+    return seen;
+  }
+
+  @Test
+  void listingsAreInByteOrderOfTheKeyParts() {
+    // '-' < '.' < digits < upper case < '_' < lower case: byte order, whatever a database collation says
+    List<String> ids = List.of("a", "_", "Z", "9", ".x", "-x", "A", "z", "a-", "a.", "a_", "aA");
+    for (String id : ids) {
+      create(store, new RecordKey("ns", "col", id), id);
+    }
+    create(store, new RecordKey("NS", "col", "x"), "x");
+    create(store, new RecordKey("ns", "Col", "x"), "x");
+    create(store, new RecordKey("ns-", "col", "x"), "x");
+    List<RecordKey> expected = new ArrayList<>(store.listRaw(KeyPrefix.all()).stream().map(Record::key).toList());
+    List<RecordKey> sorted = new ArrayList<>(expected);
+    java.util.Collections.sort(sorted);
+    assertThat(expected).isEqualTo(sorted).hasSize(ids.size() + 3);
+    assertThat(expected.get(0)).isEqualTo(new RecordKey("NS", "col", "x"));
+    assertThat(store.list(KeyPrefix.collection("ns", "col"))).extracting(r -> r.key().id())
+        .containsExactly("-x", ".x", "9", "A", "Z", "_", "a", "a-", "a.", "aA", "a_", "z");
+    assertThat(walk(store, KeyPrefix.all(), true, 2)).isEqualTo(expected);
+  }
+
+  @Test
+  void pagesWalkEveryKeyOnceInKeyOrderAndTheLivePagesSkipTombstones() {
+    List<RecordKey> all = new ArrayList<>();
+    for (String ns : List.of("a", "b")) {
+      for (String col : List.of("c1", "c2")) {
+        for (int i = 0; i < 4; i++) {
+          RecordKey k = new RecordKey(ns, col, "r" + i);
+          all.add(k);
+          Record r = create(store, k, k.toString());
+          if (i % 2 == 1) {
+            tombstoneOf(store, r);
+          }
+        }
+      }
+    }
+    List<RecordKey> live = all.stream().filter(k -> !k.id().equals("r1") && !k.id().equals("r3")).toList();
+    for (int limit : List.of(1, 2, 3, 16, 17, Page.MAX_LIMIT)) {
+      assertThat(walk(store, KeyPrefix.all(), true, limit)).as("raw, limit %d", limit).isEqualTo(all);
+      assertThat(walk(store, KeyPrefix.all(), false, limit)).as("live, limit %d", limit).isEqualTo(live);
+    }
+    assertThat(walk(store, KeyPrefix.namespace("b"), true, 3)).isEqualTo(all.subList(8, 16));
+    assertThat(walk(store, KeyPrefix.collection("a", "c2"), false, 1))
+        .containsExactly(new RecordKey("a", "c2", "r0"), new RecordKey("a", "c2", "r2"));
+    Page first = store.listRawPage(KeyPrefix.all(), Optional.empty(), 16);
+    assertThat(first.records()).hasSize(16);
+    assertThat(first.next()).isEmpty();
+    Page partial = store.listRawPage(KeyPrefix.all(), Optional.empty(), 15);
+    assertThat(partial.next()).contains(all.get(14));
+    // any key may be the cursor, even one of another namespace or one never stored
+    assertThat(store.listRawPage(KeyPrefix.namespace("b"), Optional.of(new RecordKey("a", "zz", "zz")), 2)
+        .records()).extracting(Record::key).containsExactly(all.get(8), all.get(9));
+    assertThat(store.listRawPage(KeyPrefix.namespace("a"), Optional.of(new RecordKey("a", "c1", "r10")), 2)
+        .records()).extracting(Record::key).containsExactly(all.get(2), all.get(3));
+    assertThat(store.listRawPage(KeyPrefix.namespace("a"), Optional.of(new RecordKey("b", "c1", "r0")), 5)
+        .records()).isEmpty();
+  }
+
+  @Test
+  void aPageWalkReturnsEveryKeyThatExistsThroughoutExactlyOnceWhileOthersComeAndGo() {
+    List<RecordKey> stable = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      RecordKey k = new RecordKey("ns", "col", "k" + (i * 10 + 10));
+      stable.add(k);
+      create(store, k, "v");
+    }
+    List<RecordKey> seen = new ArrayList<>();
+    Optional<RecordKey> after = Optional.empty();
+    int round = 0;
+    do {
+      Page p = store.listRawPage(KeyPrefix.all(), after, 3);
+      p.records().forEach(r -> seen.add(r.key()));
+      after = p.next();
+      round++;
+      // between pages: keys appear before and after the cursor, and transient ones vanish
+      create(store, new RecordKey("ns", "col", "k" + (round * 10 + 5)), "new");
+      create(store, new RecordKey("ns", "col", "k0" + round), "before");
+      RecordKey transientKey = new RecordKey("ns", "col", "k" + (round * 10 + 15));
+      Record t = tombstoneOf(store, create(store, transientKey, "short-lived"));
+      store.purge(transientKey, Optional.of(t.revision()));
+    } while (after.isPresent());
+    assertThat(seen).doesNotHaveDuplicates().containsAll(stable);
+    assertThat(seen).isSorted();
+  }
+
+  @Test
+  void aPageSizeOutsideOneToTheMaximumIsRejected() {
+    create(store, key, "v");
+    for (int limit : List.of(0, -1, Page.MAX_LIMIT + 1)) {
+      assertThatThrownBy(() -> store.listPage(KeyPrefix.all(), Optional.empty(), limit))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("page size");
+      assertThatThrownBy(() -> store.listRawPage(KeyPrefix.all(), Optional.empty(), limit))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("page size");
+    }
   }
 
   // ---- blobs --------------------------------------------------------------------------------

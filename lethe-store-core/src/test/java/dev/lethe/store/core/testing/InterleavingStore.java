@@ -2,6 +2,7 @@ package dev.lethe.store.core.testing;
 
 import dev.lethe.store.core.DeleteResult;
 import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
@@ -70,6 +71,16 @@ public final class InterleavingStore implements Store {
     }
     return read;
   }
+  @Override
+  public Page listPage(KeyPrefix p, Optional<RecordKey> after, int limit) {
+    return delegate.listPage(p, after, limit);
+  }
+
+  @Override
+  public Page listRawPage(KeyPrefix p, Optional<RecordKey> after, int limit) {
+    return delegate.listRawPage(p, after, limit);
+  }
+
   @Override
   public PutResult putRaw(Record r, Optional<Revision> e) {
     maybeFire(r.key());

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MutableClock extends Clock {
 
   private final AtomicLong millis;
+  private final java.util.List<java.util.function.LongConsumer> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** @param startMs the initial time, ms since the epoch */
   public MutableClock(long startMs) {
@@ -24,7 +26,20 @@ public final class MutableClock extends Clock {
 
   /** Moves the clock forward (or back, for a negative duration). */
   public void advance(Duration d) {
-    millis.addAndGet(d.toMillis());
+    long now = millis.addAndGet(d.toMillis());
+    listeners.forEach(l -> l.accept(now));
+  }
+
+  /**
+   * Calls {@code listener} with the time now and after every move: how a store in another process
+   * (a server reading its clock from a file) follows this clock.
+   *
+   * @return this clock
+   */
+  public MutableClock onChange(java.util.function.LongConsumer listener) {
+    listeners.add(listener);
+    listener.accept(millis.get());
+    return this;
   }
 
   @Override

@@ -1,0 +1,130 @@
+package dev.lethe.it;
+
+import dev.lethe.store.core.Store;
+import dev.lethe.store.remote.RemoteStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Real {@code lethe server} processes for the store conformance suite over HTTP
+ * (docs/design/0104-remote-store-client.md). A test may open several stores, with several caps;
+ * each is a server of its own, started the first time a test needs it and kept for the next
+ * tests, which find it emptied: between tests its store is wiped from outside (the files of a
+ * {@code file:} store, the tables of a PostgreSQL one) while it is idle. Every server reads its
+ * store's clock from one file ({@code lethe.store.testing.clock-file}) that the suite's clock
+ * writes, so server-stamped times are the suite's.
+ */
+final class StoreServerPool implements AutoCloseable {
+
+  /** The substrate behind the servers. */
+  enum Backend { FILE, POSTGRESQL }
+
+  private record Server(int cap, LetheProcess process, Path dataDir, Optional<Backends.Fresh> database) {}
+
+  private final Backend backend;
+  private final Path work;
+  private final Path clockFile;
+  private final List<Server> servers = new ArrayList<>();
+  private final List<Server> inUse = new ArrayList<>();
+
+  StoreServerPool(Backend backend, Path work) throws IOException {
+    this.backend = backend;
+    this.work = Files.createDirectories(work);
+    this.clockFile = work.resolve("clock");
+    setClock(System.currentTimeMillis());
+  }
+
+  /** Writes the servers' "now" (ms since the epoch), atomically. */
+  void setClock(long ms) {
+    try {
+      Path tmp = Files.writeString(work.resolve("clock.tmp"), Long.toString(ms));
+      Files.move(tmp, clockFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Empties the stores the previous test used; the next {@link #open} calls hand them out again. */
+  void beginTest() throws Exception {
+    for (Server s : inUse) {
+      wipe(s);
+    }
+    inUse.clear();
+  }
+
+  /** A store on a server with this cap that no store opened in this test uses yet. */
+  Store open(int cap) throws Exception {
+    Server server = servers.stream().filter(s -> s.cap() == cap && !inUse.contains(s)).findFirst().orElse(null);
+    if (server == null) {
+      server = start(cap);
+      servers.add(server);
+    }
+    inUse.add(server);
+    return RemoteStore.open("http://127.0.0.1:" + server.process().port(), Optional.empty());
+  }
+
+  private Server start(int cap) throws Exception {
+    int n = servers.size();
+    Path dataDir = work.resolve("server-" + n);
+    List<String> args = new ArrayList<>();
+    Optional<Backends.Fresh> database = Optional.empty();
+    if (backend == Backend.POSTGRESQL) {
+      database = Optional.of(Backends.createOrSkip("postgresql"));
+      args.addAll(List.of("--store-uri", database.get().jdbcUrl()));
+    }
+    Map<String, String> env = new HashMap<>();
+    env.put("LETHE_STORE_ANCESTOR_CAP", Integer.toString(cap));
+    env.put("LETHE_STORE_TESTING_CLOCK_FILE", clockFile.toString());
+    env.put("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0");
+    LetheProcess process = LetheProcess.start(freePort(), dataDir, work.resolve("server-" + n + ".log"), args, env);
+    return new Server(cap, process, dataDir, database);
+  }
+
+  private void wipe(Server s) throws Exception {
+    if (s.database().isPresent()) {
+      try (Connection c = DriverManager.getConnection(s.database().get().jdbcUrl()); Statement st = c.createStatement()) {
+        st.execute("TRUNCATE lethe_store_record, lethe_store_blob");
+      }
+      return;
+    }
+    Path store = s.dataDir().resolve("store");
+    try (Stream<Path> files = Files.walk(store)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(store)) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (Server s : servers) {
+      s.process().close();
+      if (s.database().isPresent()) {
+        s.database().get().drop();
+      }
+    }
+    servers.clear();
+  }
+}

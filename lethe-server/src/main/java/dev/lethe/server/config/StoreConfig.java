@@ -1,0 +1,52 @@
+package dev.lethe.server.config;
+
+import dev.lethe.server.store.StoreSettings;
+import dev.lethe.store.jdbc.JdbcUrls;
+import dev.lethe.store.jdbc.JdbcVendor;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Reads the {@code lethe.store.*} keys (docs/store.md "The store server") into {@link
+ * StoreSettings}; a bad value is a {@link ConfigException} naming its key (start-up exits 2).
+ */
+public final class StoreConfig {
+  private StoreConfig() {}
+
+  /** Largest ancestor cap accepted, as for {@code lethe store --ancestor-cap}. */
+  static final int MAX_ANCESTOR_CAP = 100_000;
+
+  /**
+   * @param values resolved configuration keys
+   * @param dataDir the server's data directory, home of the default store {@code file:<data-dir>/store}
+   * @throws ConfigException naming the key of a bad value; a URI is quoted without its password
+   */
+  public static StoreSettings settings(Map<String, String> values, Path dataDir) {
+    String uri = values.get(ConfigKeys.STORE_URI);
+    if (uri == null) {
+      uri = "file:" + dataDir.toAbsolutePath().normalize().resolve("store");
+    }
+    uri = uri.trim();
+    if (uri.startsWith("jdbc:")) {
+      if (!JdbcVendor.supports(uri)) {
+        throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": " + JdbcVendor.describeUnsupported(uri));
+      }
+    } else if (uri.startsWith("file:")) {
+      String dir = uri.substring("file:".length());
+      if (dir.startsWith("//")) {
+        dir = dir.substring(2);
+      }
+      if (dir.isBlank()) {
+        throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": '" + uri + "' names no directory (e.g. file:/data/store)");
+      }
+    } else {
+      throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": '" + JdbcUrls.redact(uri)
+          + "' is not a store URI this server can serve (use file:DIR, jdbc:postgresql://…, jdbc:mariadb://… or jdbc:h2:…)");
+    }
+    int cap = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_ANCESTOR_CAP, 32, 1, MAX_ANCESTOR_CAP);
+    int pool = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_POOL_SIZE, 10, 1, 1000);
+    String clock = values.get(ConfigKeys.STORE_TESTING_CLOCK_FILE);
+    Path clockFile = clock == null || clock.isBlank() ? null : Path.of(clock.trim());
+    return new StoreSettings(uri, cap, pool, clockFile);
+  }
+}

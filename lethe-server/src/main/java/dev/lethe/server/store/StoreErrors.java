@@ -1,0 +1,87 @@
+package dev.lethe.server.store;
+
+import dev.lethe.server.LetheServer;
+import dev.lethe.server.auth.AuthDecision;
+import dev.lethe.store.core.format.CorruptRecordException;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store routes' one exception-to-status table, and their error body {@code {code, type,
+ * message}} (docs/store.md "Status codes"). Outcomes a caller must handle (409 Conflict, 412 on a
+ * conditional write to an absent key, 404 on a consumer read) are not exceptions; see {@link
+ * StoreResponses}.
+ *
+ * <table>
+ *   <caption>Exceptions</caption>
+ *   <tr><th>exception</th><th>status</th></tr>
+ *   <tr><td>{@link IllegalArgumentException} (bad key, revision, body, page token, blob hash)</td><td>400</td></tr>
+ *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
+ *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
+ *   <tr><td>{@link HttpResponseException} (e.g. body too large)</td><td>its status (413)</td></tr>
+ *   <tr><td>{@link CorruptRecordException}</td><td>500, naming the unreadable record</td></tr>
+ *   <tr><td>{@link UncheckedIOException} (the substrate failed)</td><td>503</td></tr>
+ *   <tr><td>anything else</td><td>500, details only in the server log</td></tr>
+ * </table>
+ */
+public final class StoreErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreErrors.class);
+
+  /** Path prefix of every store route: errors under it have the store's shape. */
+  public static final String PREFIX = "/store/";
+
+  private StoreErrors() {}
+
+  /** Writes the error for {@code e}. */
+  static void write(Context ctx, Exception e) {
+    if (e instanceof IllegalArgumentException) {
+      error(ctx, 400, "BadRequest", oneLine(e.getMessage()));
+    } else if (e instanceof NotAuthorizedException) {
+      error(ctx, 401, "NotAuthorized", oneLine(e.getMessage()));
+    } else if (e instanceof ForbiddenException) {
+      error(ctx, 403, "Forbidden", oneLine(e.getMessage()));
+    } else if (e instanceof HttpResponseException h) {
+      error(ctx, h.getStatus(), h.getStatus() == 413 ? "RequestTooLarge" : "BadRequest", oneLine(h.getMessage()));
+    } else if (e instanceof CorruptRecordException) {
+      LOG.error("Request {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+      error(ctx, 500, "CorruptRecord", oneLine(e.getMessage()));
+    } else if (e instanceof UncheckedIOException io) {
+      LOG.error("Request {} {}: the store failed", ctx.method(), ctx.path(), io);
+      String cause = io.getCause() == null ? "" : ": " + io.getCause().getMessage();
+      error(ctx, 503, "StoreUnavailable", oneLine(io.getMessage() + cause));
+    } else {
+      LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
+      error(ctx, 500, "InternalServerError", "Internal server error; see the server log");
+    }
+  }
+
+  /**
+   * Writes {@code {code, type, message}} with status {@code code} (and the bearer challenge with a
+   * 401), and marks the response so the server's 404/405 fallbacks leave it alone.
+   */
+  public static void error(Context ctx, int code, String type, String message) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("code", code);
+    body.put("type", type);
+    body.put("message", message);
+    if (code == 401) {
+      ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
+    }
+    ctx.attribute(LetheServer.ERROR_WRITTEN, Boolean.TRUE);
+    ctx.status(code).json(body);
+  }
+
+  private static String oneLine(String m) {
+    if (m == null || m.isBlank()) {
+      return "Bad request";
+    }
+    return m.replace('\n', ' ').replace('\r', ' ');
+  }
+}

@@ -1,0 +1,243 @@
+package dev.lethe.server.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lethe.store.core.ContentHash;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Page;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.format.RecordFormatException;
+import dev.lethe.store.core.format.RecordJson;
+import dev.lethe.store.core.format.RevisionJson;
+import dev.lethe.store.core.format.StrictJson;
+import io.javalin.http.Context;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Parses the parts of a store request (docs/design/0103-store-http-routes.md): the key or prefix
+ * in the path, the expected revision ({@code If-Match} revision JSON, {@code If-None-Match: *},
+ * or a body field), the page parameters, and the JSON bodies, all strictly. Every problem is an
+ * {@link IllegalArgumentException} naming it (400); nothing has been read from or written to the
+ * store yet.
+ */
+final class StoreRequests {
+
+  /** Page size when {@code pageSize} is absent. */
+  static final int DEFAULT_PAGE_SIZE = 100;
+
+  private static final RecordJson RECORD_JSON = new RecordJson();
+
+  private StoreRequests() {}
+
+  /** A requested page: where to start and how many. */
+  record PageRequest(Optional<RecordKey> after, int limit) {}
+
+  static RecordKey key(Context ctx) {
+    return new RecordKey(ctx.pathParam("ns"), ctx.pathParam("col"), ctx.pathParam("id"));
+  }
+
+  /** The prefix named by the path: the whole store, a namespace, or a collection. */
+  static KeyPrefix prefix(Context ctx) {
+    String ns = ctx.pathParamMap().get("ns");
+    String col = ctx.pathParamMap().get("col");
+    return new KeyPrefix(ns, col);
+  }
+
+  static String blobHash(Context ctx) {
+    String hash = ctx.pathParam("hash");
+    if (!ContentHash.isValid(hash)) {
+      throw new IllegalArgumentException("Invalid blob hash '" + printable(hash)
+          + "': expected 64 lowercase hex characters (the SHA-256 of the content)");
+    }
+    return hash;
+  }
+
+  /**
+   * The expected revision: {@code If-Match} with the revision JSON, {@code If-None-Match: *} for
+   * "must not exist", or {@code fromBody}; none of them also means "must not exist".
+   *
+   * @throws IllegalArgumentException for malformed headers, both headers, or a header and a body
+   *     field that disagree
+   */
+  static Optional<Revision> expected(Context ctx, Optional<Revision> fromBody) {
+    String ifMatch = ctx.header("If-Match");
+    String ifNoneMatch = ctx.header("If-None-Match");
+    if (ifMatch != null && ifNoneMatch != null) {
+      throw new IllegalArgumentException("Invalid request: If-Match and If-None-Match together");
+    }
+    if (ifNoneMatch != null) {
+      if (!ifNoneMatch.trim().equals("*")) {
+        throw new IllegalArgumentException("Invalid If-None-Match: only * (must not exist) is supported");
+      }
+      if (fromBody.isPresent()) {
+        throw new IllegalArgumentException("Invalid request: If-None-Match: * and an expected revision in the body");
+      }
+      return Optional.empty();
+    }
+    if (ifMatch != null) {
+      Revision header;
+      try {
+        header = RevisionJson.parse(ifMatch);
+      } catch (RecordFormatException e) {
+        throw new IllegalArgumentException("Invalid If-Match: " + e.getMessage());
+      }
+      if (fromBody.isPresent() && !fromBody.get().equals(header)) {
+        throw new IllegalArgumentException("Invalid request: If-Match and the body's expected revision differ");
+      }
+      return Optional.of(header);
+    }
+    return fromBody;
+  }
+
+  /**
+   * Reads {@code pageSize} (1 to 1000, default 100) and where to start: {@code pageToken} (a
+   * previous page's {@code nextPageToken}) or {@code startAfter} (any key: the page holds the keys
+   * under the scope strictly after it, as {@link dev.lethe.store.core.Store#listPage} does; the
+   * remote client walks this way), not both.
+   */
+  static PageRequest page(Context ctx, String listing, KeyPrefix prefix) {
+    int limit = pageSize(ctx);
+    String token = ctx.queryParam("pageToken");
+    String startAfter = ctx.queryParam("startAfter");
+    if (startAfter != null) {
+      if (token != null) {
+        throw new IllegalArgumentException("Invalid request: pageToken and startAfter together");
+      }
+      RecordKey after;
+      try {
+        after = RecordKey.parse(startAfter);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Invalid startAfter: " + e.getMessage());
+      }
+      return new PageRequest(Optional.of(after), limit);
+    }
+    if (token == null) {
+      return new PageRequest(Optional.empty(), limit);
+    }
+    String cursor = PageToken.decode(token, listing, prefix.toString());
+    RecordKey after;
+    try {
+      after = RecordKey.parse(cursor);
+    } catch (IllegalArgumentException e) {
+      throw PageToken.notIssued();
+    }
+    if (!prefix.matches(after)) {
+      throw PageToken.notIssued();
+    }
+    return new PageRequest(Optional.of(after), limit);
+  }
+
+  /** Reads {@code pageToken} of the blob listing: the hash to start after, or empty. */
+  static Optional<String> blobCursor(Context ctx) {
+    String token = ctx.queryParam("pageToken");
+    if (token == null) {
+      return Optional.empty();
+    }
+    String hash = PageToken.decode(token, "blobs", "*");
+    if (!ContentHash.isValid(hash)) {
+      throw PageToken.notIssued();
+    }
+    return Optional.of(hash);
+  }
+
+  static int pageSize(Context ctx) {
+    String v = ctx.queryParam("pageSize");
+    if (v == null) {
+      return DEFAULT_PAGE_SIZE;
+    }
+    try {
+      return Page.checkLimit(Integer.parseInt(v.trim()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Invalid pageSize '" + printable(v) + "': expected 1 to " + Page.MAX_LIMIT);
+    }
+  }
+
+  /** Reads {@code storedAtOrBefore} (ms since the epoch), required by a blob removal. */
+  static long storedAtOrBefore(Context ctx) {
+    String v = ctx.queryParam("storedAtOrBefore");
+    if (v == null) {
+      throw new IllegalArgumentException("Missing storedAtOrBefore (ms since the epoch): a blob is removed only if "
+          + "it was stored at or before it");
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid storedAtOrBefore '" + printable(v) + "': expected ms since the epoch");
+    }
+  }
+
+  /**
+   * A raw put's body: the whole record in the docs/store-format.md JSON, for the path's key.
+   *
+   * @throws IllegalArgumentException for invalid JSON or record, or a key other than the path's
+   */
+  static Record rawRecord(byte[] body, RecordKey key) {
+    Record r = RECORD_JSON.fromJson(StrictJson.read(body, "record"));
+    if (!r.key().equals(key)) {
+      throw new IllegalArgumentException("Invalid record: its key " + r.key() + " does not match the path's key " + key);
+    }
+    return r;
+  }
+
+  /**
+   * A delete's optional body {@code {"expected": REVISION, "author": NAME}}; an empty body is none.
+   *
+   * @return the expected revision and the claimed deleter
+   */
+  static DeleteBody deleteBody(byte[] body) {
+    JsonNode n = optionalObject(body, "delete body", Set.of("expected", "author"));
+    if (n == null) {
+      return new DeleteBody(Optional.empty(), Optional.empty());
+    }
+    JsonNode author = n.get("author");
+    if (author != null && !author.isNull() && !(author.isTextual() && !author.textValue().isBlank())) {
+      throw new IllegalArgumentException("Invalid delete body: 'author' must be a non-empty string or null");
+    }
+    return new DeleteBody(revision(n),
+        author == null || author.isNull() ? Optional.empty() : Optional.of(author.textValue()));
+  }
+
+  /** A delete's parsed body. */
+  record DeleteBody(Optional<Revision> expected, Optional<String> author) {}
+
+  /** A purge's optional body {@code {"expected": REVISION}}; an empty body is none. */
+  static Optional<Revision> purgeBody(byte[] body) {
+    JsonNode n = optionalObject(body, "purge body", Set.of("expected"));
+    return n == null ? Optional.empty() : revision(n);
+  }
+
+  private static Optional<Revision> revision(JsonNode n) {
+    JsonNode e = n.get("expected");
+    return e == null || e.isNull() ? Optional.empty() : Optional.of(RevisionJson.fromNode(e, "expected"));
+  }
+
+  private static JsonNode optionalObject(byte[] body, String what, Set<String> fields) {
+    if (body.length == 0 || new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+      return null;
+    }
+    JsonNode n = StrictJson.read(body, what);
+    if (!n.isObject()) {
+      throw new IllegalArgumentException("Invalid " + what + ": expected a JSON object");
+    }
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!fields.contains(f)) {
+        throw new IllegalArgumentException("Invalid " + what + ": unknown field '" + f + "'");
+      }
+    }
+    return n;
+  }
+
+  /** Shortens and escapes a bad value for a one-line message. */
+  static String printable(String s) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length() && b.length() < 60; i++) {
+      char c = s.charAt(i);
+      b.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\u%04x", (int) c));
+    }
+    return s.length() > 60 ? b + "..." : b.toString();
+  }
+}

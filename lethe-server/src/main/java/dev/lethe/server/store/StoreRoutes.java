@@ -1,0 +1,200 @@
+package dev.lethe.server.store;
+
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.format.DraftJson;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * The Lethe Store over HTTP, under {@value #ROOT} (docs/store.md "Routes";
+ * docs/design/0103-store-http-routes.md). Each handler parses ({@link StoreRequests}), calls one
+ * {@link StoreService} method and writes its outcome ({@link StoreResponses}); every exception
+ * goes through {@link StoreErrors}.
+ *
+ * <table>
+ *   <caption>Routes</caption>
+ *   <tr><th>route</th><th>success</th></tr>
+ *   <tr><td>{@code GET /store/v1}</td><td>200 {@code {formatVersion, ancestorCap, maxPageSize}}</td></tr>
+ *   <tr><td>{@code GET|PUT|DELETE /store/v1/records/{ns}/{col}/{id}}</td><td>200 record / 200, 201 / 200 tombstone, 204</td></tr>
+ *   <tr><td>{@code GET /store/v1/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, live only</td></tr>
+ *   <tr><td>{@code GET|PUT /store/v1/raw/records/{ns}/{col}/{id}}</td><td>200 record, 204 absent / 200, 201</td></tr>
+ *   <tr><td>{@code GET /store/v1/raw/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, tombstones included</td></tr>
+ *   <tr><td>{@code POST /store/v1/raw/purge/{ns}/{col}/{id}}</td><td>204</td></tr>
+ *   <tr><td>{@code PUT|GET|HEAD|DELETE /store/v1/blobs/{hash}}, {@code GET /store/v1/blobs}</td><td>200</td></tr>
+ * </table>
+ */
+public final class StoreRoutes {
+  /** Root of the store routes. */
+  public static final String ROOT = "/store/v1";
+  private static final String KEY = "/{ns}/{col}/{id}";
+
+  private final StoreService service;
+
+  public StoreRoutes(StoreService service) {
+    this.service = service;
+  }
+
+  @FunctionalInterface
+  private interface Handler {
+    void handle(Context ctx, String auth) throws Exception;
+  }
+
+  /** Registers every store route, and a filter answering 400 to a {@code .} or {@code ..} path segment. */
+  public void register(RoutesConfig routes) {
+    routes.before("/store/*", StoreRoutes::rejectDotSegments);
+    routes.get(ROOT, ctx -> run(ctx, (c, auth) -> StoreResponses.info(c, service.info(auth))));
+
+    routes.get(ROOT + "/records", ctx -> run(ctx, this::list));
+    routes.get(ROOT + "/records/{ns}", ctx -> run(ctx, this::list));
+    routes.get(ROOT + "/records/{ns}/{col}", ctx -> run(ctx, this::list));
+    routes.get(ROOT + "/records" + KEY, ctx -> run(ctx, this::get));
+    routes.put(ROOT + "/records" + KEY, ctx -> run(ctx, this::put));
+    routes.delete(ROOT + "/records" + KEY, ctx -> run(ctx, this::delete));
+
+    routes.get(ROOT + "/raw/records", ctx -> run(ctx, this::listRaw));
+    routes.get(ROOT + "/raw/records/{ns}", ctx -> run(ctx, this::listRaw));
+    routes.get(ROOT + "/raw/records/{ns}/{col}", ctx -> run(ctx, this::listRaw));
+    routes.get(ROOT + "/raw/records" + KEY, ctx -> run(ctx, this::getRaw));
+    routes.put(ROOT + "/raw/records" + KEY, ctx -> run(ctx, this::putRaw));
+    routes.post(ROOT + "/raw/purge" + KEY, ctx -> run(ctx, this::purge));
+
+    routes.get(ROOT + "/blobs", ctx -> run(ctx, this::listBlobs));
+    routes.put(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::putBlob));
+    routes.get(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::getBlob));
+    routes.head(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::hasBlob));
+    routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::removeBlob));
+  }
+
+  private static void run(Context ctx, Handler handler) {
+    try {
+      handler.handle(ctx, ctx.header("Authorization"));
+    } catch (Exception e) {
+      StoreErrors.write(ctx, e);
+    }
+  }
+
+  private void get(Context ctx, String auth) {
+    RecordKey key = StoreRequests.key(ctx);
+    Optional<Record> r = service.get(auth, key);
+    if (r.isPresent()) {
+      StoreResponses.record(ctx, 200, r.get());
+    } else {
+      StoreResponses.notFound(ctx, key);
+    }
+  }
+
+  private void list(Context ctx, String auth) {
+    KeyPrefix prefix = StoreRequests.prefix(ctx);
+    StoreRequests.PageRequest page = StoreRequests.page(ctx, "live", prefix);
+    StoreResponses.page(ctx, service.list(auth, prefix, page.after(), page.limit()), "live", prefix.toString());
+  }
+
+  private void put(Context ctx, String auth) {
+    RecordKey key = StoreRequests.key(ctx);
+    DraftJson.Parsed draft = DraftJson.parse(ctx.bodyAsBytes(), key);
+    Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
+    PutResult result = service.put(auth, draft.draft(), expected);
+    StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
+  }
+
+  private void delete(Context ctx, String auth) {
+    RecordKey key = StoreRequests.key(ctx);
+    if (ctx.header("If-None-Match") != null) {
+      throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
+    }
+    StoreRequests.DeleteBody body = StoreRequests.deleteBody(ctx.bodyAsBytes());
+    Optional<Revision> expected = StoreRequests.expected(ctx, body.expected());
+    StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
+  }
+
+  private void getRaw(Context ctx, String auth) {
+    RecordKey key = StoreRequests.key(ctx);
+    Optional<Record> r = service.getRaw(auth, key);
+    if (r.isPresent()) {
+      StoreResponses.record(ctx, 200, r.get());
+    } else {
+      // never 404 on a raw route: that is how a client recognises a server without them
+      ctx.status(204);
+    }
+  }
+
+  private void listRaw(Context ctx, String auth) {
+    KeyPrefix prefix = StoreRequests.prefix(ctx);
+    StoreRequests.PageRequest page = StoreRequests.page(ctx, "raw", prefix);
+    StoreResponses.page(ctx, service.listRaw(auth, prefix, page.after(), page.limit()), "raw", prefix.toString());
+  }
+
+  private void putRaw(Context ctx, String auth) {
+    RecordKey key = StoreRequests.key(ctx);
+    Record record = StoreRequests.rawRecord(ctx.bodyAsBytes(), key);
+    Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
+    StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
+  }
+
+  private void purge(Context ctx, String auth) {
+    RecordKey key = StoreRequests.key(ctx);
+    if (ctx.header("If-None-Match") != null) {
+      throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
+    }
+    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(ctx.bodyAsBytes()));
+    StoreResponses.delete(ctx, service.purge(auth, key, expected));
+  }
+
+  private void listBlobs(Context ctx, String auth) {
+    int limit = StoreRequests.pageSize(ctx);
+    StoreResponses.blobs(ctx, service.listBlobs(auth, StoreRequests.blobCursor(ctx), limit));
+  }
+
+  private void putBlob(Context ctx, String auth) {
+    String hash = StoreRequests.blobHash(ctx);
+    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, ctx.bodyAsBytes()));
+  }
+
+  private void getBlob(Context ctx, String auth) {
+    String hash = StoreRequests.blobHash(ctx);
+    Optional<byte[]> content = service.getBlob(auth, hash);
+    if (content.isPresent()) {
+      ctx.status(200).contentType("application/octet-stream").result(content.get());
+    } else {
+      StoreErrors.error(ctx, 404, "NotFound", "no blob " + hash);
+    }
+  }
+
+  private void hasBlob(Context ctx, String auth) {
+    String hash = StoreRequests.blobHash(ctx);
+    ctx.status(service.hasBlob(auth, hash) ? 200 : 404);
+  }
+
+  private void removeBlob(Context ctx, String auth) {
+    String hash = StoreRequests.blobHash(ctx);
+    StoreResponses.blobRemoved(ctx, service.removeBlob(auth, hash, StoreRequests.storedAtOrBefore(ctx)));
+  }
+
+  /**
+   * The server does not resolve dot segments, so {@code ..} would otherwise reach a route as a
+   * key part (rejected anyway) or, once a proxy resolved it, another route: answer 400 first.
+   */
+  private static void rejectDotSegments(Context ctx) {
+    for (String raw : ctx.path().split("/", -1)) {
+      String segment;
+      try {
+        segment = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException malformed) {
+        continue; // not a dot segment; the route's own parsing answers it
+      }
+      if (segment.equals(".") || segment.equals("..")) {
+        StoreErrors.error(ctx, 400, "BadRequest",
+            "Invalid path " + StoreRequests.printable(ctx.path()) + ": '" + segment + "' is a relative path segment");
+        ctx.skipRemainingHandlers();
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package dev.lethe.store.core.substrate;
+
+import dev.lethe.store.core.DeleteResult;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Page;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.Store;
+import dev.lethe.store.core.ancestry.Ancestry;
+import dev.lethe.store.core.planner.ConsumerPutPlanner;
+import dev.lethe.store.core.planner.DeletePlanner;
+import dev.lethe.store.core.planner.Plan;
+import dev.lethe.store.core.planner.PurgePlanner;
+import dev.lethe.store.core.planner.RawPutPlanner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link Store} whose every write is decided by a core planner
+ * (docs/design/0100-jdbc-store-substrate.md, "Shape"): every rule is a pure function that a
+ * substrate calls inside its own critical section. This
+ * class says which planner answers which call; a substrate only says how to read a key, how to
+ * scan keys in order, and how to run one plan atomically for one key: under a lock ({@link
+ * LockingStore}: fs, memory) or in a database transaction holding the row lock (jdbc).
+ */
+public abstract class PlannedStore implements Store {
+
+  /** A planner bound to one call's arguments: decides from what the key holds now. */
+  @FunctionalInterface
+  protected interface Planner<R> {
+    /**
+     * @param stored what the key holds now (raw), or empty
+     */
+    Plan<R> plan(Optional<Record> stored);
+  }
+
+  /** Page size of {@link #list} and {@link #listRaw}, which walk the substrate page by page. */
+  private static final int WALK_PAGE = 500;
+
+  private final int ancestorCap;
+  private final Clock clock;
+
+  /**
+   * @param ancestorCap ancestors kept per record, at least 1
+   * @param clock the store's clock, used to stamp created, updated and deletedAt
+   * @throws IllegalArgumentException "ancestor cap must be at least 1"
+   */
+  protected PlannedStore(int ancestorCap, Clock clock) {
+    this.ancestorCap = Ancestry.checkCap(ancestorCap);
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Reads {@code key}'s record, plans with {@code planner} and applies the plan, atomically: no
+   * other write of the key may land between the read the plan was made from and its application.
+   *
+   * @return the plan's result
+   * @throws UncheckedIOException on a substrate failure; nothing was applied
+   */
+  protected abstract <R> R apply(RecordKey key, Planner<R> planner);
+
+  /** Reads the record stored at {@code key}, tombstones included; empty when absent. */
+  protected abstract Optional<Record> read(RecordKey key) throws IOException;
+
+  /**
+   * Returns up to {@code limit} records under {@code prefix} with a key strictly after {@code
+   * after}, in key order, reading no more of the substrate than it needs.
+   *
+   * @param after the key to start after, or null to start at the beginning
+   * @param limit at least 1
+   * @param liveOnly whether to skip tombstones
+   */
+  protected abstract List<Record> scan(KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
+      throws IOException;
+
+  @Override
+  public final int ancestorCap() {
+    return ancestorCap;
+  }
+
+  /** Returns the store's clock. */
+  protected final Clock clock() {
+    return clock;
+  }
+
+  @Override
+  public final Optional<Record> get(RecordKey key) {
+    return getRaw(key).filter(r -> !r.isTombstone());
+  }
+
+  @Override
+  public final List<Record> list(KeyPrefix prefix) {
+    return walk(prefix, true);
+  }
+
+  @Override
+  public final PutResult put(Record record, Optional<Revision> expected) {
+    ConsumerPutPlanner.validate(record);
+    return apply(record.key(), stored ->
+        ConsumerPutPlanner.plan(stored, record, expected, clock.millis(), ancestorCap));
+  }
+
+  @Override
+  public final DeleteResult deleteAs(
+      RecordKey key, Optional<Revision> expected, Optional<String> author) {
+    return apply(key, stored ->
+        DeletePlanner.plan(stored, expected, author, clock.millis(), ancestorCap));
+  }
+
+  @Override
+  public final Optional<Record> getRaw(RecordKey key) {
+    try {
+      return read(key);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + key, e);
+    }
+  }
+
+  @Override
+  public final List<Record> listRaw(KeyPrefix prefix) {
+    return walk(prefix, false);
+  }
+
+  @Override
+  public final Page listPage(KeyPrefix prefix, Optional<RecordKey> after, int limit) {
+    return page(prefix, after, limit, true);
+  }
+
+  @Override
+  public final Page listRawPage(KeyPrefix prefix, Optional<RecordKey> after, int limit) {
+    return page(prefix, after, limit, false);
+  }
+
+  @Override
+  public final PutResult putRaw(Record record, Optional<Revision> expected) {
+    return apply(record.key(), stored -> RawPutPlanner.plan(stored, record, expected, ancestorCap));
+  }
+
+  @Override
+  public final DeleteResult purge(RecordKey key, Optional<Revision> expected) {
+    return apply(key, stored -> PurgePlanner.plan(key, stored, expected));
+  }
+
+  private Page page(KeyPrefix prefix, Optional<RecordKey> after, int limit, boolean liveOnly) {
+    Objects.requireNonNull(prefix, "prefix");
+    Page.checkLimit(limit);
+    try {
+      // One record more than asked tells whether another page follows.
+      return Page.cut(scan(prefix, after.orElse(null), limit + 1, liveOnly), limit);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + prefix, e);
+    }
+  }
+
+  private List<Record> walk(KeyPrefix prefix, boolean liveOnly) {
+    List<Record> out = new ArrayList<>();
+    Optional<RecordKey> after = Optional.empty();
+    do {
+      Page p = page(prefix, after, WALK_PAGE, liveOnly);
+      out.addAll(p.records());
+      after = p.next();
+    } while (after.isPresent());
+    return out;
+  }
+}

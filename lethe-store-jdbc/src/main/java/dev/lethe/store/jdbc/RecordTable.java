@@ -1,0 +1,172 @@
+package dev.lethe.store.jdbc;
+
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.format.CorruptRecordException;
+import dev.lethe.store.core.format.RecordFormatException;
+import dev.lethe.store.core.format.RecordJson;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every statement on {@code lethe_store_record}, and the only place that holds them:
+ * one row per record, keyed by {@code (key_namespace, key_collection, key_id)}, holding the
+ * record's docs/store-format.md JSON in {@code record_json} and copies of the fields queries filter
+ * on. Methods run on the caller's connection and transaction.
+ */
+final class RecordTable {
+
+  static final String TABLE = "lethe_store_record";
+
+  private static final String COLUMNS = "key_namespace, key_collection, key_id, record_json";
+  private static final String ORDER = " ORDER BY key_namespace, key_collection, key_id";
+
+  private final RecordJson json = new RecordJson();
+
+  /**
+   * Reads one key's row.
+   *
+   * @param forUpdate whether to lock the row until the transaction ends ({@code SELECT … FOR
+   *     UPDATE}); an absent row locks nothing, which is why an insert relies on the primary key
+   * @throws CorruptRecordException if the row's JSON is not a record of this key
+   */
+  Optional<Record> select(Connection c, RecordKey key, boolean forUpdate) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM " + TABLE
+        + " WHERE key_namespace = ? AND key_collection = ? AND key_id = ?"
+        + (forUpdate ? " FOR UPDATE" : ""))) {
+      s.setString(1, key.namespace());
+      s.setString(2, key.collection());
+      s.setString(3, key.id());
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? Optional.of(decode(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Inserts a row for a key that had none when it was read.
+   *
+   * @throws SQLException with an integrity-constraint state if a concurrent transaction inserted
+   *     the key first; the caller re-reads and re-plans
+   */
+  void insert(Connection c, Record r) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("INSERT INTO " + TABLE
+        + " (kind, revision_counter, revision_hash, deleted_at, record_json,"
+        + " key_namespace, key_collection, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+      bind(s, r);
+      s.executeUpdate();
+    }
+  }
+
+  /** Replaces the row of a key locked by {@link #select} in this transaction. */
+  void update(Connection c, Record r) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("UPDATE " + TABLE
+        + " SET kind = ?, revision_counter = ?, revision_hash = ?, deleted_at = ?, record_json = ?"
+        + " WHERE key_namespace = ? AND key_collection = ? AND key_id = ?")) {
+      bind(s, r);
+      if (s.executeUpdate() != 1) {
+        throw new SQLException("the locked row of " + r.key() + " vanished", "40001");
+      }
+    }
+  }
+
+  /** Removes the row of a key locked by {@link #select} in this transaction. */
+  void delete(Connection c, RecordKey key) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement("DELETE FROM " + TABLE
+        + " WHERE key_namespace = ? AND key_collection = ? AND key_id = ?")) {
+      s.setString(1, key.namespace());
+      s.setString(2, key.collection());
+      s.setString(3, key.id());
+      s.executeUpdate();
+    }
+  }
+
+  /**
+   * Reads up to {@code limit} rows under {@code prefix} with a key after {@code after}, in byte
+   * order of the key columns (keyset paging on the primary key: the database reads only the rows
+   * it returns).
+   *
+   * @param after the key to start after, or null
+   * @param liveOnly whether to leave tombstones out
+   */
+  List<Record> scan(Connection c, KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
+      throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + TABLE + " WHERE 1 = 1");
+    List<Object> args = new ArrayList<>();
+    if (prefix.namespace() != null) {
+      sql.append(" AND key_namespace = ?");
+      args.add(prefix.namespace());
+    }
+    if (prefix.collection() != null) {
+      sql.append(" AND key_collection = ?");
+      args.add(prefix.collection());
+    }
+    if (after != null) {
+      // (ns, col, id) > (?, ?, ?), spelled out: not every database uses the index for row values
+      sql.append(" AND (key_namespace > ? OR (key_namespace = ? AND (key_collection > ?"
+          + " OR (key_collection = ? AND key_id > ?))))");
+      args.add(after.namespace());
+      args.add(after.namespace());
+      args.add(after.collection());
+      args.add(after.collection());
+      args.add(after.id());
+    }
+    if (liveOnly) {
+      sql.append(" AND kind <> ?");
+      args.add(Kind.TOMBSTONE.name());
+    }
+    sql.append(ORDER).append(" LIMIT ?");
+    args.add(limit);
+    try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+      for (int i = 0; i < args.size(); i++) {
+        s.setObject(i + 1, args.get(i));
+      }
+      s.setFetchSize(Math.min(limit, 500));
+      List<Record> out = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.add(decode(rs));
+        }
+      }
+      return out;
+    }
+  }
+
+  private void bind(PreparedStatement s, Record r) throws SQLException {
+    s.setString(1, r.kind().name());
+    s.setLong(2, r.revision().counter());
+    s.setString(3, r.revision().hash());
+    if (r.deletedAt() == null) {
+      s.setNull(4, Types.BIGINT);
+    } else {
+      s.setLong(4, r.deletedAt());
+    }
+    s.setString(5, json.format(r));
+    s.setString(6, r.key().namespace());
+    s.setString(7, r.key().collection());
+    s.setString(8, r.key().id());
+  }
+
+  private Record decode(ResultSet rs) throws SQLException {
+    String where = TABLE + " row (" + rs.getString(1) + ", " + rs.getString(2) + ", " + rs.getString(3) + ")";
+    Record r;
+    try {
+      r = json.parse(rs.getString(4));
+      if (!r.key().namespace().equals(rs.getString(1)) || !r.key().collection().equals(rs.getString(2))
+          || !r.key().id().equals(rs.getString(3))) {
+        throw new RecordFormatException("the row's JSON holds key " + r.key());
+      }
+    } catch (RecordFormatException e) {
+      throw new CorruptRecordException(where, e);
+    }
+    return r;
+  }
+}
