@@ -8,6 +8,9 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.TableRoots;
+import dev.lethe.catalog.location.WriteConfinement;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.SynchronousPurge;
 import dev.lethe.catalog.softdelete.RetainedNameGuard;
@@ -75,6 +78,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   private final SynchronousPurge purge;
   private final Clock clock;
   private final Supplier<String> ids;
+  private final AllowedLocations allowed;
 
   /**
    * @param database the entity store
@@ -83,6 +87,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @param purge the synchronous purge run by {@code dropTable(id, true)}
    * @param clock source of entry times
    * @param ids source of unique ids (UUID strings)
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the catalog's warehouse or its
+   *     {@code allowed-locations} property does not parse
    */
   public LetheCatalog(
       CatalogDatabase database, CatalogRow catalog, FileIO io, SynchronousPurge purge, Clock clock, Supplier<String> ids) {
@@ -92,12 +98,31 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     this.purge = purge;
     this.clock = clock;
     this.ids = ids;
+    this.allowed = AllowedLocations.of(catalog.warehouse(), catalog.properties());
     initialize(catalog.name(), catalog.properties());
   }
 
   /** The catalog row this instance serves. */
   public CatalogRow row() {
     return catalog;
+  }
+
+  /** Where this catalog lets tables, views and namespaces live: its warehouse and {@code allowed-locations}. */
+  public AllowedLocations allowedLocations() {
+    return allowed;
+  }
+
+  /**
+   * Refuses (400) a create or stage-create request whose {@code location} or write path properties
+   * lie outside the allowed locations, before anything is built (rule 1 of issue 9; the commit
+   * checks the full metadata again).
+   *
+   * @param location the requested location, or null for the default
+   * @param properties the requested properties, or null
+   * @throws dev.lethe.catalog.location.InvalidLocationException naming the location refused
+   */
+  public void checkCreateRequest(String location, Map<String, String> properties) {
+    WriteConfinement.checkCreateRequest(allowed, location, properties);
   }
 
   @Override
@@ -107,12 +132,12 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   protected TableOperations newTableOps(TableIdentifier identifier) {
-    return new LetheTableOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids);
+    return new LetheTableOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed);
   }
 
   @Override
   protected ViewOperations newViewOps(TableIdentifier identifier) {
-    return new LetheViewOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids);
+    return new LetheViewOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed);
   }
 
   @Override
@@ -267,25 +292,28 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * entry is pointed at the file instead (its files are not touched).
    *
    * @throws AlreadyExistsException if the table exists and {@code overwrite} is false
+   * @throws NoSuchTableException if the table was dropped before the entry could be re-pointed
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the metadata file does not
+   *     parse or lies outside the table's roots, or the table's locations are not allowed
    */
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation, boolean overwrite) {
     EntityNames.checkIdentifier("table", identifier);
+    WriteConfinement.spelling("metadata file", metadataFileLocation);
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
     rejectSharedMetadata(identifier, metadataFileLocation);
     TableOperations ops = newTableOps(identifier);
     TableMetadata current = ops.current();
-    TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation)); // fail before any change if unreadable
+    // fail before any change if unreadable, outside the allowed locations or outside its own roots
+    TableMetadata next = TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation));
+    WriteConfinement.checkTable(allowed, null, next);
+    WriteConfinement.checkRegisteredMetadataFile(TableRoots.of(next), metadataFileLocation);
     String expected = current.metadataFileLocation();
-    int swapped = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> new TableDao(h).compareAndSetMetadataLocation(
-            ns.namespaceId(), identifier.name(), expected, metadataFileLocation, clock.millis()))
-        .orElse(0));
-    if (swapped != 1) {
-      throw new CommitFailedException("Cannot register %s: the table changed concurrently", identifier);
-    }
+    long now = clock.millis();
+    jdbi.useTransaction(h ->
+        LetheTableOperations.swap(h, catalog.catalogId(), identifier, expected, metadataFileLocation, now));
     TableOperations fresh = newTableOps(identifier);
     fresh.refresh();
     return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());
@@ -301,6 +329,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("table", identifier);
+    WriteConfinement.spelling("metadata file", metadataFileLocation);
     checkNameFree(identifier);
     if (!tableExists(identifier)) {
       rejectSharedMetadata(identifier, metadataFileLocation);
@@ -346,12 +375,15 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * every metadata location is swapped in one database transaction; if any swap loses its race,
    * none is applied.
    *
-   * @throws NoSuchTableException if a table does not exist
+   * @throws NoSuchTableException if a table does not exist, or was dropped before the swap
    * @throws CommitFailedException if a requirement fails or another commit won (nothing changed)
+   * @throws dev.lethe.catalog.location.InvalidLocationException if a commit sets a location
+   *     outside the allowed locations or writes a refused path into metadata (nothing written)
    */
   public void commitTransaction(List<TableCommit> commits) {
+    record Planned(LetheTableOperations ops, TableIdentifier id, TableMetadata base, TableMetadata updated) {}
     record Staged(TableIdentifier id, String expected, String next) {}
-    List<Staged> staged = new ArrayList<>();
+    List<Planned> planned = new ArrayList<>();
     for (TableCommit commit : commits) {
       LetheTableOperations ops = (LetheTableOperations) newTableOps(commit.identifier());
       TableMetadata base = ops.current();
@@ -371,18 +403,19 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       }
       TableMetadata updated = builder.build();
       if (!updated.changes().isEmpty()) {
-        staged.add(new Staged(commit.identifier(), base.metadataFileLocation(), ops.writeMetadata(updated)));
+        // rule 1 for every table before any metadata file is written
+        WriteConfinement.checkTable(allowed, base, updated);
+        planned.add(new Planned(ops, commit.identifier(), base, updated));
       }
+    }
+    List<Staged> staged = new ArrayList<>();
+    for (Planned p : planned) {
+      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated())));
     }
     long now = clock.millis();
     jdbi.useTransaction(h -> {
       for (Staged s : staged) {
-        int swapped = findNamespace(h, catalog.catalogId(), s.id().namespace())
-            .map(ns -> new TableDao(h).compareAndSetMetadataLocation(ns.namespaceId(), s.id().name(), s.expected(), s.next(), now))
-            .orElse(0);
-        if (swapped != 1) {
-          throw new CommitFailedException("Cannot commit transaction: table %s changed concurrently", s.id());
-        }
+        LetheTableOperations.swap(h, catalog.catalogId(), s.id(), s.expected(), s.next(), now);
       }
     });
   }
@@ -401,6 +434,19 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     EntityNames.checkIdentifier("view", identifier);
     checkNameFree(identifier);
     return super.buildView(identifier);
+  }
+
+  /**
+   * Registers an existing view metadata file as a view.
+   *
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the file does not parse or lies
+   *     outside the allowed locations (checked before it is read)
+   */
+  @Override
+  public org.apache.iceberg.view.View registerView(TableIdentifier identifier, String metadataFileLocation) {
+    EntityNames.checkIdentifier("view", identifier);
+    WriteConfinement.checkViewMetadataFile(allowed, metadataFileLocation);
+    return super.registerView(identifier, metadataFileLocation);
   }
 
   @Override
@@ -461,6 +507,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public void createNamespace(Namespace namespace, Map<String, String> metadata) {
     EntityNames.checkNamespace(namespace);
+    WriteConfinement.checkNamespaceLocation(allowed, metadata);
     long now = clock.millis();
     try {
       jdbi.useTransaction(h -> {
@@ -537,6 +584,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    WriteConfinement.checkNamespaceLocation(allowed, properties);
     return changeProperties(namespace, props -> props.putAll(properties));
   }
 

@@ -4,6 +4,9 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.TableRoots;
+import dev.lethe.catalog.location.WriteConfinement;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -15,6 +18,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
@@ -22,7 +26,13 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * Table operations over the {@code lethe_table} row of one identifier: refresh reads the live row's
  * metadata location; commit writes the new metadata JSON and then swaps the location with a
  * compare-and-set (DESIGN.md "Entities and storage"), so a lost race is a {@link
- * CommitFailedException} (409) and never an overwrite.
+ * CommitFailedException} (409) and never an overwrite; a table dropped meanwhile is a {@link
+ * NoSuchTableException} (404).
+ *
+ * <p>Before any metadata file is written, the new metadata is checked against the catalog's
+ * allowed locations ({@link WriteConfinement}; docs/design/0001-purge-confinement-and-ownership.md
+ * §2): a refused location is a 400 and nothing is written. A registered metadata file must lie
+ * inside the table's roots.
  */
 final class LetheTableOperations extends BaseMetastoreTableOperations {
   private final Jdbi jdbi;
@@ -31,9 +41,11 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
   private final FileIO io;
   private final Clock clock;
   private final Supplier<String> ids;
+  private final AllowedLocations allowed;
 
-  LetheTableOperations(
-      Jdbi jdbi, String catalogId, TableIdentifier identifier, FileIO io, Clock clock, Supplier<String> ids) {
+  LetheTableOperations(Jdbi jdbi, String catalogId, TableIdentifier identifier, FileIO io, Clock clock,
+      Supplier<String> ids, AllowedLocations allowed) {
+    this.allowed = allowed;
     this.jdbi = jdbi;
     this.catalogId = catalogId;
     this.identifier = identifier;
@@ -69,12 +81,18 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
     boolean newTable = base == null;
+    // rule 1: refuse before anything is written (a location such as "file:/x?" must not overwrite /x)
+    WriteConfinement.checkTable(allowed, base, metadata);
+    if (newTable && metadata.metadataFileLocation() != null) {
+      // a register: the file must lie inside the roots of the table it describes
+      WriteConfinement.checkRegisteredMetadataFile(TableRoots.of(metadata), metadata.metadataFileLocation());
+    }
     String newLocation = writeNewMetadataIfRequired(newTable, metadata);
     long now = clock.millis();
     if (newTable) {
       insert(newLocation, now);
     } else {
-      swap(base.metadataFileLocation(), newLocation, now);
+      jdbi.useTransaction(h -> swap(h, catalogId, identifier, base.metadataFileLocation(), newLocation, now));
     }
   }
 
@@ -102,19 +120,36 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     }
   }
 
-  private void swap(String expected, String next, long now) {
-    int swapped = jdbi.withHandle(h -> LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
-        .map(ns -> new TableDao(h).compareAndSetMetadataLocation(ns.namespaceId(), identifier.name(), expected, next, now))
-        .orElse(0));
-    if (swapped != 1) {
-      throw new CommitFailedException(
-          "Cannot commit %s: metadata location is no longer %s (another commit won, or the table was dropped)",
-          identifier, expected);
+  /**
+   * The commit's compare-and-set inside the caller's transaction (it row-locks the table).
+   *
+   * @return the {@code table_id} of the swapped row
+   * @throws NoSuchTableException if the table (or its namespace) is gone: a drop won the race
+   * @throws CommitFailedException if another commit won
+   */
+  static String swap(Handle h, String catalogId, TableIdentifier identifier, String expected, String next, long now) {
+    Optional<NamespaceRow> ns = LetheCatalog.findNamespace(h, catalogId, identifier.namespace());
+    TableDao tables = new TableDao(h);
+    int swapped = ns.map(n -> tables.compareAndSetMetadataLocation(n.namespaceId(), identifier.name(), expected, next, now))
+        .orElse(0);
+    Optional<TableRow> live = ns.flatMap(n -> tables.findLive(n.namespaceId(), identifier.name()));
+    if (swapped == 1 && live.isPresent()) {
+      return live.get().tableId();
     }
+    if (live.isEmpty()) {
+      throw new NoSuchTableException("Cannot commit %s: the table was dropped", identifier);
+    }
+    throw new CommitFailedException("Cannot commit %s: metadata location is no longer %s (another commit won)",
+        identifier, expected);
   }
 
-  /** Writes the metadata of a staged multi-table commit and returns its location. */
-  String writeMetadata(TableMetadata metadata) {
+  /**
+   * Checks and writes the metadata of a staged multi-table commit and returns its location.
+   *
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the commit sets a refused location
+   */
+  String writeMetadata(TableMetadata base, TableMetadata metadata) {
+    WriteConfinement.checkTable(allowed, base, metadata);
     return writeNewMetadataIfRequired(false, metadata);
   }
 }

@@ -4,6 +4,8 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.entity.ViewRow;
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.WriteConfinement;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -18,7 +20,12 @@ import org.apache.iceberg.view.ViewMetadata;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-/** View operations over the {@code lethe_view} row of one identifier, with the same compare-and-set as tables. */
+/**
+ * View operations over the {@code lethe_view} row of one identifier, with the same compare-and-set
+ * as tables. Before any metadata file is written the view's location and {@code
+ * write.metadata.path} are checked against the catalog's allowed locations, and a registered
+ * metadata file must lie inside them ({@link WriteConfinement}; 400, nothing written).
+ */
 final class LetheViewOperations extends BaseViewOperations {
   private final Jdbi jdbi;
   private final String catalogId;
@@ -26,9 +33,11 @@ final class LetheViewOperations extends BaseViewOperations {
   private final FileIO io;
   private final Clock clock;
   private final Supplier<String> ids;
+  private final AllowedLocations allowed;
 
-  LetheViewOperations(
-      Jdbi jdbi, String catalogId, TableIdentifier identifier, FileIO io, Clock clock, Supplier<String> ids) {
+  LetheViewOperations(Jdbi jdbi, String catalogId, TableIdentifier identifier, FileIO io, Clock clock,
+      Supplier<String> ids, AllowedLocations allowed) {
+    this.allowed = allowed;
     this.jdbi = jdbi;
     this.catalogId = catalogId;
     this.identifier = identifier;
@@ -63,6 +72,10 @@ final class LetheViewOperations extends BaseViewOperations {
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
+    WriteConfinement.checkView(allowed, base, metadata);
+    if (base == null && metadata.metadataFileLocation() != null) {
+      WriteConfinement.checkViewMetadataFile(allowed, metadata.metadataFileLocation()); // a register
+    }
     String newLocation = writeNewMetadataIfRequired(metadata);
     long now = clock.millis();
     if (base == null) {
@@ -74,9 +87,13 @@ final class LetheViewOperations extends BaseViewOperations {
         .map(ns -> new ViewDao(h).compareAndSetMetadataLocation(ns.namespaceId(), identifier.name(), expected, newLocation, now))
         .orElse(0));
     if (swapped != 1) {
+      boolean exists = jdbi.withHandle(h -> LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
+          .flatMap(ns -> new ViewDao(h).find(ns.namespaceId(), identifier.name())).isPresent());
+      if (!exists) {
+        throw new NoSuchViewException("Cannot commit view %s: the view was dropped", identifier);
+      }
       throw new CommitFailedException(
-          "Cannot commit view %s: metadata location is no longer %s (another commit won, or the view was dropped)",
-          identifier, expected);
+          "Cannot commit view %s: metadata location is no longer %s (another commit won)", identifier, expected);
     }
   }
 
