@@ -13,6 +13,7 @@ import dev.lethe.catalog.purge.PurgeEvent;
 import dev.lethe.catalog.purge.PurgeEventListener;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.ClaimBackfill;
 import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
@@ -183,6 +184,8 @@ public final class LetheServer implements AutoCloseable {
             + ", " + ConfigKeys.ALLOWED_LOCATIONS + " or " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY
             + "): " + e.getMessage());
       }
+      // rows older than location claims get theirs before the first request (docs/design/0002)
+      new ClaimBackfill(database, new FileIOFactory(), clock).run();
       IcebergJson json = new IcebergJson();
       CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
           config.dataDir().resolve("purge.key"));

@@ -8,7 +8,11 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.entity.ViewRow;
 import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.location.WriteConfinement;
 import dev.lethe.catalog.purge.PurgeResult;
@@ -197,10 +201,13 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   /**
-   * Drops a table. Without purge only the entry goes; with purge the table's files are deleted
-   * first (see {@link #purgeTableFiles}), then the entry.
+   * Drops a table. Without purge only the entry goes (and its location claims, in the same
+   * transaction); with purge the table's files are deleted first (see {@link #purgeTableFiles}),
+   * then the entry.
    *
    * @return false if no live table of that name exists
+   * @throws AlreadyExistsException (purge only) if another entry that can become live overlaps the
+   *     table's location: purging would delete its files; nothing is deleted
    */
   @Override
   public boolean dropTable(TableIdentifier identifier, boolean purge) {
@@ -209,17 +216,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     }
     if (purge) {
       TableOperations ops = newTableOps(identifier);
-      String location = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-          .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
-          .map(TableRow::metadataLocation)
-          .orElse(null));
-      if (location != null) {
-        sharingTable(identifier, location).ifPresent(other -> {
-          throw new AlreadyExistsException(
-              "Cannot purge %s: live table %s has its metadata in the same directory, so the two share files; "
-                  + "drop without purge instead", identifier, other);
-        });
-      }
+      checkPurgeOwnsLocation(identifier);
       TableMetadata last = null;
       try {
         last = ops.current();
@@ -230,14 +227,38 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         purgeTableFiles(ops.io(), last);
       }
     }
-    int deleted = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> new TableDao(h).deleteLive(ns.namespaceId(), identifier.name()))
-        .orElse(0));
-    if (deleted == 0) {
+    boolean deleted = jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> {
+          TableDao tables = new TableDao(h);
+          Optional<TableRow> row = tables.findLive(ns.namespaceId(), identifier.name());
+          if (row.isEmpty() || tables.deleteLive(ns.namespaceId(), identifier.name()) != 1) {
+            return false;
+          }
+          LocationClaims.release(h, ClaimOwner.table(row.get().tableId()));
+          return true;
+        })
+        .orElse(false));
+    if (!deleted) {
       return false;
     }
     LOG.info("Dropped table {}.{} (purge={})", catalog.name(), identifier, purge);
     return true;
+  }
+
+  /**
+   * Rule 2 before a synchronous purge deletes anything: no other entry that can become live may
+   * hold a location overlapping the table's (checked with the table row locked and under the claims
+   * lock; a table without claims gets those of its metadata directory first).
+   *
+   * @throws AlreadyExistsException naming the other entry or job
+   */
+  private void checkPurgeOwnsLocation(TableIdentifier identifier) {
+    long now = clock.millis();
+    jdbi.useTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .flatMap(ns -> new TableDao(h).findNameHolderForUpdate(ns.namespaceId(), identifier.name()))
+        .filter(row -> row.deletionId() == null)
+        .ifPresent(row -> LocationClaims.checkHeld(h, ClaimOwner.table(row.tableId()),
+            () -> TableRoots.assumedFromMetadataFile(row.metadataLocation()), now, "Cannot purge " + identifier)));
   }
 
   /**
@@ -303,17 +324,20 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
-    rejectSharedMetadata(identifier, metadataFileLocation);
     TableOperations ops = newTableOps(identifier);
     TableMetadata current = ops.current();
     // fail before any change if unreadable, outside the allowed locations or outside its own roots
     TableMetadata next = TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation));
     WriteConfinement.checkTable(allowed, null, next);
-    WriteConfinement.checkRegisteredMetadataFile(TableRoots.of(next), metadataFileLocation);
+    TableRoots roots = TableRoots.of(next);
+    WriteConfinement.checkRegisteredMetadataFile(roots, metadataFileLocation);
     String expected = current.metadataFileLocation();
     long now = clock.millis();
-    jdbi.useTransaction(h ->
-        LetheTableOperations.swap(h, catalog.catalogId(), identifier, expected, metadataFileLocation, now));
+    jdbi.useTransaction(h -> {
+      String tableId = LetheTableOperations.swap(h, catalog.catalogId(), identifier, expected, metadataFileLocation, now);
+      // rule 2: the entry now holds the registered table's roots, unless another entry holds them
+      LocationClaims.acquire(h, ClaimOwner.table(tableId), roots.roots(), now, "Cannot register " + identifier);
+    });
     TableOperations fresh = newTableOps(identifier);
     fresh.refresh();
     return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());
@@ -322,52 +346,17 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   /**
    * Registers an existing metadata file as a new table.
    *
-   * @throws AlreadyExistsException if the table exists, or if another live table of this catalog
-   *     has its current metadata file in the same directory as {@code metadataFileLocation}: the two
-   *     entries would share files, and purging either would delete the other's data
+   * @throws AlreadyExistsException if the table exists, or if another entry that can become live (a
+   *     live or retained table, a view, a pending or running cleanup job) holds a location
+   *     overlapping the registered table's: the two entries would share files, and purging either
+   *     would delete the other's data
    */
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("table", identifier);
     WriteConfinement.spelling("metadata file", metadataFileLocation);
     checkNameFree(identifier);
-    if (!tableExists(identifier)) {
-      rejectSharedMetadata(identifier, metadataFileLocation);
-    }
     return super.registerTable(identifier, metadataFileLocation);
-  }
-
-  private void rejectSharedMetadata(TableIdentifier identifier, String metadataFileLocation) {
-    sharingTable(identifier, metadataFileLocation).ifPresent(other -> {
-      throw new AlreadyExistsException(
-          "Cannot register %s: metadata %s belongs to live table %s (same metadata directory); "
-              + "one table under two names would let a purge of either delete the other's files",
-          identifier, metadataFileLocation, other);
-    });
-  }
-
-  /**
-   * Another live table of this catalog (not {@code self}) whose current metadata file lies in the
-   * same directory as {@code metadataLocation}, if any: such tables share metadata and data files.
-   */
-  private Optional<TableIdentifier> sharingTable(TableIdentifier self, String metadataLocation) {
-    int slash = metadataLocation.lastIndexOf('/');
-    if (slash <= 0) {
-      return Optional.empty();
-    }
-    String directory = metadataLocation.substring(0, slash);
-    return jdbi.withHandle(h -> {
-      NamespaceDao namespaces = new NamespaceDao(h);
-      for (TableRow row : new TableDao(h).listLiveWithMetadataIn(catalog.catalogId(), directory)) {
-        Optional<TableIdentifier> other = namespaces.findById(row.namespaceId())
-            .map(ns -> TableIdentifier.of(NamespaceNames.decode(ns.name()), row.name()))
-            .filter(id -> !id.equals(self));
-        if (other.isPresent()) {
-          return other;
-        }
-      }
-      return Optional.empty();
-    });
   }
 
   /**
@@ -382,7 +371,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    */
   public void commitTransaction(List<TableCommit> commits) {
     record Planned(LetheTableOperations ops, TableIdentifier id, TableMetadata base, TableMetadata updated) {}
-    record Staged(TableIdentifier id, String expected, String next) {}
+    record Staged(TableIdentifier id, String expected, String next, List<LocationPath> roots) {}
     List<Planned> planned = new ArrayList<>();
     for (TableCommit commit : commits) {
       LetheTableOperations ops = (LetheTableOperations) newTableOps(commit.identifier());
@@ -410,12 +399,26 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     }
     List<Staged> staged = new ArrayList<>();
     for (Planned p : planned) {
-      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated())));
+      List<LocationPath> roots = null;
+      if (WriteConfinement.rootsChanged(p.base(), p.updated())) {
+        roots = TableRoots.of(p.updated()).roots();
+        List<LocationPath> wanted = roots;
+        jdbi.useHandle(h -> LocationClaims.precheck(h, null, wanted, "Cannot commit " + p.id()));
+      }
+      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated()), roots));
     }
     long now = clock.millis();
     jdbi.useTransaction(h -> {
+      List<String> tableIds = new ArrayList<>();
       for (Staged s : staged) {
-        LetheTableOperations.swap(h, catalog.catalogId(), s.id(), s.expected(), s.next(), now);
+        tableIds.add(LetheTableOperations.swap(h, catalog.catalogId(), s.id(), s.expected(), s.next(), now));
+      }
+      // claims after every row lock (lock order); roots that moved are claimed together
+      for (int i = 0; i < staged.size(); i++) {
+        if (staged.get(i).roots() != null) {
+          LocationClaims.acquire(h, ClaimOwner.table(tableIds.get(i)), staged.get(i).roots(), now,
+              "Cannot commit " + staged.get(i).id());
+        }
       }
     });
   }
@@ -459,12 +462,23 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     });
   }
 
-  /** Removes a view's entry; its metadata files stay. Returns false if there was no such view. */
+  /**
+   * Removes a view's entry and its location claim; its metadata files stay. Returns false if there
+   * was no such view.
+   */
   @Override
   public boolean dropView(TableIdentifier identifier) {
-    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> new ViewDao(h).delete(ns.namespaceId(), identifier.name()))
-        .orElse(0)) == 1;
+    return jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> {
+          ViewDao views = new ViewDao(h);
+          Optional<ViewRow> row = views.find(ns.namespaceId(), identifier.name());
+          if (row.isEmpty() || views.delete(ns.namespaceId(), identifier.name()) != 1) {
+            return false;
+          }
+          LocationClaims.release(h, ClaimOwner.view(row.get().viewId()));
+          return true;
+        })
+        .orElse(false));
   }
 
   @Override

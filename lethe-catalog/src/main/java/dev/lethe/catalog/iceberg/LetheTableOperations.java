@@ -5,9 +5,13 @@ import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.location.WriteConfinement;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.BaseMetastoreTableOperations;
@@ -33,6 +37,11 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * allowed locations ({@link WriteConfinement}; docs/design/0001-purge-confinement-and-ownership.md
  * §2): a refused location is a 400 and nothing is written. A registered metadata file must lie
  * inside the table's roots.
+ *
+ * <p>A create, a register and a commit that changes the table's roots make the table hold them
+ * ({@link LocationClaims}, rule 2): refused with 409 naming the other entry when another entry that
+ * can become live overlaps them, checked once before the metadata file is written and again under
+ * the claims lock in the transaction that inserts or swaps the row.
  */
 final class LetheTableOperations extends BaseMetastoreTableOperations {
   private final Jdbi jdbi;
@@ -81,22 +90,45 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
     boolean newTable = base == null;
+    boolean register = newTable && metadata.metadataFileLocation() != null;
+    String refusal = register ? "Cannot register " + identifier
+        : newTable ? "Cannot create table " + identifier : "Cannot commit " + identifier;
     // rule 1: refuse before anything is written (a location such as "file:/x?" must not overwrite /x)
     WriteConfinement.checkTable(allowed, base, metadata);
-    if (newTable && metadata.metadataFileLocation() != null) {
-      // a register: the file must lie inside the roots of the table it describes
-      WriteConfinement.checkRegisteredMetadataFile(TableRoots.of(metadata), metadata.metadataFileLocation());
+    List<LocationPath> roots = null;
+    if (newTable || WriteConfinement.rootsChanged(base, metadata)) {
+      TableRoots tableRoots = TableRoots.of(metadata);
+      if (register) {
+        // the file must lie inside the roots of the table it describes
+        WriteConfinement.checkRegisteredMetadataFile(tableRoots, metadata.metadataFileLocation());
+      }
+      roots = tableRoots.roots();
+      // rule 2, early: no metadata file is written into a location another entry holds
+      List<LocationPath> wanted = roots;
+      jdbi.useHandle(h -> LocationClaims.precheck(h, newTable ? null : liveOwner(h).orElse(null), wanted, refusal));
     }
     String newLocation = writeNewMetadataIfRequired(newTable, metadata);
     long now = clock.millis();
     if (newTable) {
-      insert(newLocation, now);
+      insert(newLocation, now, roots, refusal);
     } else {
-      jdbi.useTransaction(h -> swap(h, catalogId, identifier, base.metadataFileLocation(), newLocation, now));
+      List<LocationPath> changed = roots;
+      jdbi.useTransaction(h -> {
+        String tableId = swap(h, catalogId, identifier, base.metadataFileLocation(), newLocation, now);
+        if (changed != null) {
+          LocationClaims.acquire(h, ClaimOwner.table(tableId), changed, now, refusal);
+        }
+      });
     }
   }
 
-  private void insert(String location, long now) {
+  private Optional<ClaimOwner> liveOwner(Handle h) {
+    return LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
+        .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
+        .map(row -> ClaimOwner.table(row.tableId()));
+  }
+
+  private void insert(String location, long now, List<LocationPath> roots, String refusal) {
     try {
       jdbi.useTransaction(h -> {
         NamespaceRow ns = LetheCatalog.findNamespaceForUpdate(h, catalogId, identifier.namespace())
@@ -110,7 +142,10 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
           throw new AlreadyExistsException("Table already exists: %s", identifier);
         }
         NameGuards.check(h, catalogId, ns, identifier);
-        tables.insert(new TableRow(ids.get(), catalogId, ns.namespaceId(), identifier.name(), location, null, 0L, null, now, now));
+        String tableId = ids.get();
+        tables.insert(new TableRow(tableId, catalogId, ns.namespaceId(), identifier.name(), location, null, 0L, null, now, now));
+        // rule 2, last lock of the transaction: the new table holds its roots or nothing is created
+        LocationClaims.acquire(h, ClaimOwner.table(tableId), roots, now, refusal);
       });
     } catch (UnableToExecuteStatementException e) {
       if (SqlErrors.isConstraintViolation(e)) {
