@@ -240,8 +240,8 @@ public final class LocationClaims {
         }
         Optional<DeletionRecord> record = new DeletionDao(h).find(row.get().deletionId());
         if (record.isPresent() && record.get().state() == DeletionState.DELETED && record.get().purgeJobId() == null) {
-          return Optional.of("the dropped table " + name + " retained by deletion " + record.get().deletionId()
-              + " (restorable with undrop)");
+          return Optional.of("the dropped table " + name + ", retained by deletion " + record.get().deletionId()
+              + " until it is undropped or purged");
         }
         return Optional.empty();
       }

@@ -344,7 +344,9 @@ public final class SoftDeletes {
     if (c.decision() instanceof EnqueuePurge e) {
       LocationClaims.transfer(h, ClaimOwner.table(e.row().tableId()), ClaimOwner.job(c.purgeJobId()),
           () -> TableRoots.assumedFromMetadataFile(e.row().metadataLocation()), now,
-          "Cannot purge the dropped table " + e.row().name() + " (deletion " + e.record().deletionId() + ")");
+          "Cannot purge the dropped table " + new NamespaceDao(h).findById(e.row().namespaceId())
+              .map(ns -> String.join(".", NamespaceNames.decode(ns.name()).levels()) + ".").orElse("") + e.row().name()
+              + " (deletion " + e.record().deletionId() + ")");
     } else if (c.decision() instanceof RemoveMetadata m) {
       LocationClaims.release(h, ClaimOwner.table(m.record().entityId()));
     }

@@ -222,7 +222,7 @@ class LocationClaimsCatalogTest {
 
     assertThatThrownBy(() -> catalog.registerTable(y, metadata))
         .isInstanceOf(AlreadyExistsException.class)
-        .hasMessageContaining("the dropped table db.x retained by deletion");
+        .hasMessageContaining("the dropped table db.x, retained by deletion");
     assertThat(catalog.tableExists(y)).isFalse();
 
     // an overlapping live entry that got in behind the guard's back (a row and a claim written directly)

@@ -107,7 +107,7 @@ class OwnershipRoutesTest {
     assertThat(send("DELETE", NS + "/tables/x?purgeRequested=true", null).statusCode()).isEqualTo(204);
 
     String message = icebergError(register("y", metadata), 409);
-    assertThat(message).contains("the dropped table db.x retained by deletion");
+    assertThat(message).contains("the dropped table db.x, retained by deletion");
 
     // an overlapping live entry written behind the guard's back (a row and its claim), to reach the undrop check
     try (Connection c = DriverManager.getConnection(config.effectiveJdbcUrl()); Statement s = c.createStatement()) {
