@@ -403,7 +403,9 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       if (WriteConfinement.rootsChanged(p.base(), p.updated())) {
         roots = TableRoots.of(p.updated()).roots();
         List<LocationPath> wanted = roots;
-        jdbi.useHandle(h -> LocationClaims.precheck(h, null, wanted, "Cannot commit " + p.id()));
+        jdbi.useHandle(h -> LocationClaims.precheck(h, findNamespace(h, catalog.catalogId(), p.id().namespace())
+            .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), p.id().name()))
+            .map(row -> ClaimOwner.table(row.tableId())).orElse(null), wanted, "Cannot commit " + p.id()));
       }
       staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated()), roots));
     }

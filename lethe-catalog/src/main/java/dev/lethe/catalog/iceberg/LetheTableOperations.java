@@ -96,8 +96,9 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     // rule 1: refuse before anything is written (a location such as "file:/x?" must not overwrite /x)
     WriteConfinement.checkTable(allowed, base, metadata);
     List<LocationPath> roots = null;
+    TableRoots tableRoots = null;
     if (newTable || WriteConfinement.rootsChanged(base, metadata)) {
-      TableRoots tableRoots = TableRoots.of(metadata);
+      tableRoots = TableRoots.of(metadata);
       if (register) {
         // the file must lie inside the roots of the table it describes
         WriteConfinement.checkRegisteredMetadataFile(tableRoots, metadata.metadataFileLocation());
@@ -108,6 +109,10 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
       jdbi.useHandle(h -> LocationClaims.precheck(h, newTable ? null : liveOwner(h).orElse(null), wanted, refusal));
     }
     String newLocation = writeNewMetadataIfRequired(newTable, metadata);
+    if (tableRoots != null && !register) {
+      // Iceberg writes it under the location or write.metadata.path, so inside a root; never point at one that is not
+      tableRoots.checkMetadataFile(newLocation);
+    }
     long now = clock.millis();
     if (newTable) {
       insert(newLocation, now, roots, refusal);

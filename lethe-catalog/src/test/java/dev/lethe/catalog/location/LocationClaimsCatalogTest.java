@@ -180,6 +180,33 @@ class LocationClaimsCatalogTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void aMultiTableCommitMayMoveATableInsideItsOwnLocationButNotIntoAnothers(String backend) throws Exception {
+    open(backend);
+    Table orig = catalog.createTable(ORIG, SCHEMA);
+    Table copy = catalog.createTable(COPY, SCHEMA);
+    org.apache.iceberg.TableMetadata baseOrig = ((BaseTable) orig).operations().current();
+    org.apache.iceberg.TableMetadata baseCopy = ((BaseTable) copy).operations().current();
+    String inside = orig.location() + "/moved";
+    catalog.commitTransaction(List.of(org.apache.iceberg.catalog.TableCommit.create(ORIG, baseOrig,
+        org.apache.iceberg.TableMetadata.buildFrom(baseOrig).setLocation(inside).build())));
+    assertThat(catalog.loadTable(ORIG).location()).isEqualTo(inside);
+
+    long files;
+    try (var s = Files.walk(Path.of(inside))) {
+      files = s.count();
+    }
+    assertThatThrownBy(() -> catalog.commitTransaction(List.of(org.apache.iceberg.catalog.TableCommit.create(COPY, baseCopy,
+            org.apache.iceberg.TableMetadata.buildFrom(baseCopy).setLocation("file://" + inside + "/x").build()))))
+        .isInstanceOf(AlreadyExistsException.class).hasMessageStartingWith("Cannot commit db.copy")
+        .hasMessageContaining("held by live table db.orig");
+    try (var s = Files.walk(Path.of(inside))) {
+      assertThat(s.count()).isEqualTo(files);
+    }
+    assertThat(catalog.loadTable(COPY).location()).isEqualTo(copy.location());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void aPendingPurgeJobHoldsTheLocationUntilItEndsAndIsNamed(String backend) throws Exception {
     open(backend);
     String origLocation = catalog.createTable(ORIG, SCHEMA).location();
