@@ -64,7 +64,8 @@ class DropPurgeEndToEndTest {
   void dropKeepsFilesRegisterRestoresAndPurgeRemovesOnlyThatTable() throws Exception {
     try (RESTCatalog catalog = server.client(null)) {
       catalog.createNamespace(NS);
-      Path root = server.dataDir.resolve("tables").toAbsolutePath();
+      // inside the warehouse: a location outside the allowed locations is refused (issue 9 rule 1)
+      Path root = server.dataDir.resolve("warehouse").resolve("tables").toAbsolutePath();
       TableIdentifier t = TableIdentifier.of(NS, "t");
       TableIdentifier t2 = TableIdentifier.of(NS, "t2");
       Table table = catalog.buildTable(t, SCHEMA).withPartitionSpec(SPEC).withLocation(root.resolve("t").toString()).create();
@@ -106,7 +107,7 @@ class DropPurgeEndToEndTest {
       Namespace ns = Namespace.of("nogc");
       catalog.createNamespace(ns);
       TableIdentifier id = TableIdentifier.of(ns, "kept");
-      Path location = server.dataDir.resolve("tables-nogc").resolve("kept").toAbsolutePath();
+      Path location = server.dataDir.resolve("warehouse").resolve("tables-nogc").resolve("kept").toAbsolutePath();
       Table table = catalog.buildTable(id, SCHEMA).withPartitionSpec(SPEC).withLocation(location.toString())
           .withProperty(TableProperties.GC_ENABLED, "false").create();
       append(table, 0, "books");

@@ -17,9 +17,18 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * {@code lethe.it.port} or a free port, and the kit's client is pointed at it through the system
  * property {@code uri}. A backend whose server URL
  * is empty is skipped (see {@link BackendCondition}) unless {@code lethe.test.require-dbs=true},
- * which fails the run.
+ * which fails the run. The server allows the kit's locations outside the warehouse ({@link
+ * #KIT_LOCATIONS}).
  */
 public final class RckServerSessionListener implements LauncherSessionListener {
+  /**
+   * Where the kit puts tables and views outside the warehouse: {@code file:/tmp/…} (its {@code
+   * BASE_TABLE_LOCATION}) and JUnit temporary directories under {@code java.io.tmpdir}. A confined
+   * catalog answers 400 to those locations (issue 9 rule 1), so the kit's server allows them with
+   * {@code lethe.catalog.allowed-locations} (docs/compatibility.md explains the choice).
+   */
+  static final String KIT_LOCATIONS = "file:/tmp," + Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+
   /** Set to the reason when the backend is skipped; read by {@link BackendCondition}. */
   static final String SKIPPED = "lethe.it.backend.skipped";
 
@@ -51,7 +60,8 @@ public final class RckServerSessionListener implements LauncherSessionListener {
       Path work = Path.of(System.getProperty("lethe.it.work-dir", "target"));
       Files.createDirectories(work);
       Path dataDir = Files.createTempDirectory(work, "rck-" + backend + "-");
-      server = LetheProcess.start(port, dataDir, work.resolve("rck-" + backend + "-server.log"), args, Map.of());
+      server = LetheProcess.start(port, dataDir, work.resolve("rck-" + backend + "-server.log"), args,
+          Map.of("LETHE_CATALOG_ALLOWED_LOCATIONS", KIT_LOCATIONS));
       // the kit's client reads its settings from CATALOG_* variables and then system properties
       System.setProperty("uri", server.icebergUri());
     } catch (RuntimeException e) {

@@ -12,6 +12,8 @@ import dev.lethe.catalog.purge.LoggingPurgeEventListener;
 import dev.lethe.catalog.purge.PurgeEvent;
 import dev.lethe.catalog.purge.PurgeEventListener;
 import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.ClaimBackfill;
 import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
@@ -39,6 +41,7 @@ import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.ServerConfigLoader;
 import dev.lethe.server.iceberg.AccessCheck;
 import dev.lethe.server.iceberg.AuthorizerAccessCheck;
 import dev.lethe.server.iceberg.IcebergErrors;
@@ -177,11 +180,32 @@ public final class LetheServer implements AutoCloseable {
       throw e;
     }
     try {
+      String initialAllowed = catalogProperties(config).get(AllowedLocations.PROPERTY);
+      if (initialAllowed != null) {
+        try {
+          AllowedLocations.of("/", Map.of(AllowedLocations.PROPERTY, initialAllowed)); // checked before it is stored
+        } catch (IllegalArgumentException e) {
+          throw new ConfigException("Invalid " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY + ": " + e.getMessage());
+        }
+      }
       try {
         catalogs.ensureCatalog(DEFAULT_CATALOG, config.effectiveWarehouse(), catalogProperties(config));
       } catch (IllegalArgumentException e) {
         throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
       }
+      String allowed = ServerConfigLoader.allowedLocations(config.properties());
+      if (allowed != null) {
+        catalogs.setCatalogProperty(DEFAULT_CATALOG, AllowedLocations.PROPERTY, allowed.isEmpty() ? null : allowed);
+      }
+      try {
+        catalogs.catalog(DEFAULT_CATALOG); // opened now, so a warehouse or allowed location that does not parse stops start-up
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("Invalid allowed locations of catalog " + DEFAULT_CATALOG + " (" + ConfigKeys.WAREHOUSE
+            + ", " + ConfigKeys.ALLOWED_LOCATIONS + " or " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY
+            + "): " + e.getMessage());
+      }
+      // rows older than location claims get theirs before the first request (docs/design/0002)
+      new ClaimBackfill(database, new FileIOFactory(), clock).run();
       IcebergJson json = new IcebergJson();
       CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
           config.dataDir().resolve("purge.key"));

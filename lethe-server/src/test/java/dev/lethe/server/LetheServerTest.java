@@ -38,4 +38,29 @@ class LetheServerTest {
       assertThat(server.catalogs().catalog("main").orElseThrow().row().warehouse()).doesNotContain("hdfs");
     }
   }
+
+  @Test
+  void allowedLocationsOfMainFollowTheServerConfigAtEveryStartAndABadStoredOneStopsStart() throws Exception {
+    java.util.Map<String, String> first = java.util.Map.of(dev.lethe.server.config.ConfigKeys.DATA_DIR, dir.toString(),
+        dev.lethe.server.config.ConfigKeys.ALLOWED_LOCATIONS, "/data/a");
+    try (LetheServer server = LetheServer.start(dev.lethe.server.config.ServerConfigLoader.load(first, java.util.Map.of(), null))) {
+      assertThat(server.catalogs().catalog("main").orElseThrow().allowedLocations().locations())
+          .extracting(Object::toString).containsExactly(dir.toAbsolutePath().normalize().resolve("warehouse").toString(), "/data/a");
+    }
+    java.util.Map<String, String> changed = java.util.Map.of(dev.lethe.server.config.ConfigKeys.DATA_DIR, dir.toString(),
+        dev.lethe.server.config.ConfigKeys.ALLOWED_LOCATIONS, "/data/b");
+    try (LetheServer server = LetheServer.start(dev.lethe.server.config.ServerConfigLoader.load(changed, java.util.Map.of(), null))) {
+      assertThat(server.catalogs().catalog("main").orElseThrow().row().properties()).containsEntry("allowed-locations", "/data/b");
+    }
+    try (LetheServer server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir))) { // unset: the stored value stays
+      assertThat(server.catalogs().catalog("main").orElseThrow().row().properties()).containsEntry("allowed-locations", "/data/b");
+    }
+    Path other = dir.resolve("other");
+    java.util.Map<String, String> bad = java.util.Map.of(dev.lethe.server.config.ConfigKeys.DATA_DIR, other.toString(),
+        dev.lethe.server.config.ConfigKeys.CATALOG_PROPERTIES + "allowed-locations", "/a,x/../y");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LetheServer.start(
+            dev.lethe.server.config.ServerConfigLoader.load(bad, java.util.Map.of(), null)))
+        .isInstanceOf(dev.lethe.server.config.ConfigException.class)
+        .hasMessageContaining("allowed-locations");
+  }
 }

@@ -65,6 +65,21 @@ public final class CatalogDao {
         .execute();
   }
 
+  /**
+   * Replaces a catalog's properties.
+   *
+   * @param now ms since epoch, stored as the update time
+   * @return rows changed (0 if the catalog is gone, else 1)
+   */
+  public int updateProperties(String catalogId, java.util.Map<String, String> properties, long now) {
+    return handle
+        .createUpdate("UPDATE lethe_catalog SET properties = :props, updated_at = :now WHERE catalog_id = :id")
+        .bind("props", Rows.propertiesToJson(properties))
+        .bind("now", now)
+        .bind("id", catalogId)
+        .execute();
+  }
+
   private static CatalogRow map(ResultSet rs) throws SQLException {
     return new CatalogRow(
         rs.getString("catalog_id"),

@@ -10,6 +10,9 @@ import org.jdbi.v3.core.Jdbi;
  * The catalog's JDBC database: a HikariCP pool, migrated by Flyway with the vendor's migrations on
  * open, queried through JDBI (DESIGN.md "Catalog / Entities and storage").
  *
+ * <p>Every vendor runs {@code READ COMMITTED} (MySQL/MariaDB are switched from their default
+ * {@code REPEATABLE READ}), so the rules that lock and then read behave the same everywhere.
+ *
  * <p>Closing it closes the pool; an embedded H2 database closes with its last connection.
  */
 public final class CatalogDatabase implements AutoCloseable {
@@ -41,6 +44,11 @@ public final class CatalogDatabase implements AutoCloseable {
       config.setPassword(settings.password());
     }
     config.setMaximumPoolSize(Math.max(1, settings.maxPoolSize()));
+    if (vendor == DatabaseVendor.MYSQL) {
+      // one isolation level on every vendor, as on PostgreSQL and H2: a plain read after a lock sees what
+      // committed before the lock was granted (docs/design/0002-location-claims-schema-and-backfill.md §2)
+      config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    }
     config.setPoolName("lethe-catalog");
     HikariDataSource ds = new HikariDataSource(config);
     try {

@@ -132,25 +132,6 @@ public final class TableDao {
   }
 
   /**
-   * Live tables of a catalog whose current metadata file lies directly in {@code directory} (the
-   * part of a metadata location before its last {@code /}), sorted by namespace id and name.
-   */
-  public List<TableRow> listLiveWithMetadataIn(String catalogId, String directory) {
-    String prefix = directory + "/";
-    String pattern = prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
-    return handle
-        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE catalog_id = :c AND metadata_location LIKE :p "
-            + "ESCAPE '!' AND " + LIVE + " ORDER BY namespace_id, name")
-        .bind("c", catalogId)
-        .bind("p", pattern)
-        .map((rs, ctx) -> map(rs))
-        .list()
-        .stream()
-        .filter(row -> row.metadataLocation().lastIndexOf('/') == prefix.length() - 1)
-        .toList();
-  }
-
-  /**
    * The row holding that name in the namespace, live or retained ({@code deleted_at = 0}; the unique
    * key allows one), row-locked until the transaction ends: the only lock of a soft drop (§5.4).
    */
@@ -160,6 +141,15 @@ public final class TableDao {
             + "AND deleted_at = 0 FOR UPDATE")
         .bind("ns", namespaceId)
         .bind("name", name)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /** The row of that id, live or deleted, if any; no lock. */
+  public Optional<TableRow> findById(String tableId) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE table_id = :id")
+        .bind("id", tableId)
         .map((rs, ctx) -> map(rs))
         .findOne();
   }

@@ -28,6 +28,15 @@ public final class ViewDao {
         .findOne();
   }
 
+  /** The view of that id, if any. */
+  public Optional<ViewRow> findById(String viewId) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_view WHERE view_id = :id")
+        .bind("id", viewId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
   /** Names of the views of a namespace, sorted. */
   public List<String> listNames(String namespaceId) {
     return handle

@@ -94,6 +94,35 @@ public final class IcebergCatalogs implements AutoCloseable {
     }
   }
 
+  /**
+   * Sets (or, with a null value, removes) one property of an existing catalog, for settings the
+   * server configuration owns at every start rather than only at creation (e.g. {@code
+   * allowed-locations}). Call it before the catalog is first served: an open catalog keeps the
+   * properties it was opened with.
+   *
+   * @return the stored catalog row after the change
+   * @throws IllegalArgumentException if the catalog does not exist
+   */
+  public CatalogRow setCatalogProperty(String name, String key, String value) {
+    return database.jdbi().inTransaction(h -> {
+      CatalogRow row = new MetalakeDao(h).findByName(metalake)
+          .flatMap(lake -> new CatalogDao(h).findByName(lake.metalakeId(), name))
+          .orElseThrow(() -> new IllegalArgumentException("Catalog does not exist: " + name));
+      Map<String, String> props = new java.util.TreeMap<>(row.properties());
+      if (value == null) {
+        props.remove(key);
+      } else {
+        props.put(key, value);
+      }
+      if (props.equals(row.properties())) {
+        return row;
+      }
+      long now = clock.millis();
+      new CatalogDao(h).updateProperties(row.catalogId(), props, now);
+      return new CatalogRow(row.catalogId(), row.metalakeId(), row.name(), row.warehouse(), props, row.createdAt(), now);
+    });
+  }
+
   private MetalakeRow ensureMetalake() {
     Optional<MetalakeRow> existing = database.jdbi().withHandle(h -> new MetalakeDao(h).findByName(metalake));
     if (existing.isPresent()) {

@@ -8,6 +8,13 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.entity.ViewRow;
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.LocationPath;
+import dev.lethe.catalog.location.TableRoots;
+import dev.lethe.catalog.location.WriteConfinement;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.SynchronousPurge;
 import dev.lethe.catalog.softdelete.RetainedNameGuard;
@@ -75,6 +82,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   private final SynchronousPurge purge;
   private final Clock clock;
   private final Supplier<String> ids;
+  private final AllowedLocations allowed;
 
   /**
    * @param database the entity store
@@ -83,6 +91,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @param purge the synchronous purge run by {@code dropTable(id, true)}
    * @param clock source of entry times
    * @param ids source of unique ids (UUID strings)
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the catalog's warehouse or its
+   *     {@code allowed-locations} property does not parse
    */
   public LetheCatalog(
       CatalogDatabase database, CatalogRow catalog, FileIO io, SynchronousPurge purge, Clock clock, Supplier<String> ids) {
@@ -92,12 +102,31 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     this.purge = purge;
     this.clock = clock;
     this.ids = ids;
+    this.allowed = AllowedLocations.of(catalog.warehouse(), catalog.properties());
     initialize(catalog.name(), catalog.properties());
   }
 
   /** The catalog row this instance serves. */
   public CatalogRow row() {
     return catalog;
+  }
+
+  /** Where this catalog lets tables, views and namespaces live: its warehouse and {@code allowed-locations}. */
+  public AllowedLocations allowedLocations() {
+    return allowed;
+  }
+
+  /**
+   * Refuses (400) a create or stage-create request whose {@code location} or write path properties
+   * lie outside the allowed locations, before anything is built (rule 1 of issue 9; the commit
+   * checks the full metadata again).
+   *
+   * @param location the requested location, or null for the default
+   * @param properties the requested properties, or null
+   * @throws dev.lethe.catalog.location.InvalidLocationException naming the location refused
+   */
+  public void checkCreateRequest(String location, Map<String, String> properties) {
+    WriteConfinement.checkCreateRequest(allowed, location, properties);
   }
 
   @Override
@@ -107,12 +136,12 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   protected TableOperations newTableOps(TableIdentifier identifier) {
-    return new LetheTableOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids);
+    return new LetheTableOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed);
   }
 
   @Override
   protected ViewOperations newViewOps(TableIdentifier identifier) {
-    return new LetheViewOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids);
+    return new LetheViewOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed);
   }
 
   @Override
@@ -172,10 +201,13 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   /**
-   * Drops a table. Without purge only the entry goes; with purge the table's files are deleted
-   * first (see {@link #purgeTableFiles}), then the entry.
+   * Drops a table. Without purge only the entry goes (and its location claims, in the same
+   * transaction); with purge the table's files are deleted first (see {@link #purgeTableFiles}),
+   * then the entry.
    *
    * @return false if no live table of that name exists
+   * @throws AlreadyExistsException (purge only) if another entry that can become live overlaps the
+   *     table's location: purging would delete its files; nothing is deleted
    */
   @Override
   public boolean dropTable(TableIdentifier identifier, boolean purge) {
@@ -184,17 +216,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     }
     if (purge) {
       TableOperations ops = newTableOps(identifier);
-      String location = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-          .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
-          .map(TableRow::metadataLocation)
-          .orElse(null));
-      if (location != null) {
-        sharingTable(identifier, location).ifPresent(other -> {
-          throw new AlreadyExistsException(
-              "Cannot purge %s: live table %s has its metadata in the same directory, so the two share files; "
-                  + "drop without purge instead", identifier, other);
-        });
-      }
+      checkPurgeOwnsLocation(identifier);
       TableMetadata last = null;
       try {
         last = ops.current();
@@ -205,14 +227,38 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         purgeTableFiles(ops.io(), last);
       }
     }
-    int deleted = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> new TableDao(h).deleteLive(ns.namespaceId(), identifier.name()))
-        .orElse(0));
-    if (deleted == 0) {
+    boolean deleted = jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> {
+          TableDao tables = new TableDao(h);
+          Optional<TableRow> row = tables.findLive(ns.namespaceId(), identifier.name());
+          if (row.isEmpty() || tables.deleteLive(ns.namespaceId(), identifier.name()) != 1) {
+            return false;
+          }
+          LocationClaims.release(h, ClaimOwner.table(row.get().tableId()));
+          return true;
+        })
+        .orElse(false));
+    if (!deleted) {
       return false;
     }
     LOG.info("Dropped table {}.{} (purge={})", catalog.name(), identifier, purge);
     return true;
+  }
+
+  /**
+   * Rule 2 before a synchronous purge deletes anything: no other entry that can become live may
+   * hold a location overlapping the table's (checked with the table row locked and under the claims
+   * lock; a table without claims gets those of its metadata directory first).
+   *
+   * @throws AlreadyExistsException naming the other entry or job
+   */
+  private void checkPurgeOwnsLocation(TableIdentifier identifier) {
+    long now = clock.millis();
+    jdbi.useTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .flatMap(ns -> new TableDao(h).findNameHolderForUpdate(ns.namespaceId(), identifier.name()))
+        .filter(row -> row.deletionId() == null)
+        .ifPresent(row -> LocationClaims.checkHeld(h, ClaimOwner.table(row.tableId()),
+            () -> TableRoots.assumedFromMetadataFile(row.metadataLocation()), now, "Cannot purge " + identifier)));
   }
 
   /**
@@ -267,25 +313,31 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * entry is pointed at the file instead (its files are not touched).
    *
    * @throws AlreadyExistsException if the table exists and {@code overwrite} is false
+   * @throws NoSuchTableException if the table was dropped before the entry could be re-pointed
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the metadata file does not
+   *     parse or lies outside the table's roots, or the table's locations are not allowed
    */
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation, boolean overwrite) {
     EntityNames.checkIdentifier("table", identifier);
+    WriteConfinement.spelling("metadata file", metadataFileLocation);
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
-    rejectSharedMetadata(identifier, metadataFileLocation);
     TableOperations ops = newTableOps(identifier);
     TableMetadata current = ops.current();
-    TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation)); // fail before any change if unreadable
+    // fail before any change if unreadable, outside the allowed locations or outside its own roots
+    TableMetadata next = TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation));
+    WriteConfinement.checkTable(allowed, null, next);
+    TableRoots roots = TableRoots.of(next);
+    WriteConfinement.checkRegisteredMetadataFile(roots, metadataFileLocation);
     String expected = current.metadataFileLocation();
-    int swapped = jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> new TableDao(h).compareAndSetMetadataLocation(
-            ns.namespaceId(), identifier.name(), expected, metadataFileLocation, clock.millis()))
-        .orElse(0));
-    if (swapped != 1) {
-      throw new CommitFailedException("Cannot register %s: the table changed concurrently", identifier);
-    }
+    long now = clock.millis();
+    jdbi.useTransaction(h -> {
+      String tableId = LetheTableOperations.swap(h, catalog.catalogId(), identifier, expected, metadataFileLocation, now);
+      // rule 2: the entry now holds the registered table's roots, unless another entry holds them
+      LocationClaims.acquire(h, ClaimOwner.table(tableId), roots.roots(), now, "Cannot register " + identifier);
+    });
     TableOperations fresh = newTableOps(identifier);
     fresh.refresh();
     return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());
@@ -294,51 +346,17 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   /**
    * Registers an existing metadata file as a new table.
    *
-   * @throws AlreadyExistsException if the table exists, or if another live table of this catalog
-   *     has its current metadata file in the same directory as {@code metadataFileLocation}: the two
-   *     entries would share files, and purging either would delete the other's data
+   * @throws AlreadyExistsException if the table exists, or if another entry that can become live (a
+   *     live or retained table, a view, a pending or running cleanup job) holds a location
+   *     overlapping the registered table's: the two entries would share files, and purging either
+   *     would delete the other's data
    */
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("table", identifier);
+    WriteConfinement.spelling("metadata file", metadataFileLocation);
     checkNameFree(identifier);
-    if (!tableExists(identifier)) {
-      rejectSharedMetadata(identifier, metadataFileLocation);
-    }
     return super.registerTable(identifier, metadataFileLocation);
-  }
-
-  private void rejectSharedMetadata(TableIdentifier identifier, String metadataFileLocation) {
-    sharingTable(identifier, metadataFileLocation).ifPresent(other -> {
-      throw new AlreadyExistsException(
-          "Cannot register %s: metadata %s belongs to live table %s (same metadata directory); "
-              + "one table under two names would let a purge of either delete the other's files",
-          identifier, metadataFileLocation, other);
-    });
-  }
-
-  /**
-   * Another live table of this catalog (not {@code self}) whose current metadata file lies in the
-   * same directory as {@code metadataLocation}, if any: such tables share metadata and data files.
-   */
-  private Optional<TableIdentifier> sharingTable(TableIdentifier self, String metadataLocation) {
-    int slash = metadataLocation.lastIndexOf('/');
-    if (slash <= 0) {
-      return Optional.empty();
-    }
-    String directory = metadataLocation.substring(0, slash);
-    return jdbi.withHandle(h -> {
-      NamespaceDao namespaces = new NamespaceDao(h);
-      for (TableRow row : new TableDao(h).listLiveWithMetadataIn(catalog.catalogId(), directory)) {
-        Optional<TableIdentifier> other = namespaces.findById(row.namespaceId())
-            .map(ns -> TableIdentifier.of(NamespaceNames.decode(ns.name()), row.name()))
-            .filter(id -> !id.equals(self));
-        if (other.isPresent()) {
-          return other;
-        }
-      }
-      return Optional.empty();
-    });
   }
 
   /**
@@ -346,12 +364,15 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * every metadata location is swapped in one database transaction; if any swap loses its race,
    * none is applied.
    *
-   * @throws NoSuchTableException if a table does not exist
+   * @throws NoSuchTableException if a table does not exist, or was dropped before the swap
    * @throws CommitFailedException if a requirement fails or another commit won (nothing changed)
+   * @throws dev.lethe.catalog.location.InvalidLocationException if a commit sets a location
+   *     outside the allowed locations or writes a refused path into metadata (nothing written)
    */
   public void commitTransaction(List<TableCommit> commits) {
-    record Staged(TableIdentifier id, String expected, String next) {}
-    List<Staged> staged = new ArrayList<>();
+    record Planned(LetheTableOperations ops, TableIdentifier id, TableMetadata base, TableMetadata updated) {}
+    record Staged(TableIdentifier id, String expected, String next, List<LocationPath> roots) {}
+    List<Planned> planned = new ArrayList<>();
     for (TableCommit commit : commits) {
       LetheTableOperations ops = (LetheTableOperations) newTableOps(commit.identifier());
       TableMetadata base = ops.current();
@@ -371,17 +392,34 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       }
       TableMetadata updated = builder.build();
       if (!updated.changes().isEmpty()) {
-        staged.add(new Staged(commit.identifier(), base.metadataFileLocation(), ops.writeMetadata(updated)));
+        // rule 1 for every table before any metadata file is written
+        WriteConfinement.checkTable(allowed, base, updated);
+        planned.add(new Planned(ops, commit.identifier(), base, updated));
       }
+    }
+    List<Staged> staged = new ArrayList<>();
+    for (Planned p : planned) {
+      List<LocationPath> roots = null;
+      if (WriteConfinement.rootsChanged(p.base(), p.updated())) {
+        roots = TableRoots.of(p.updated()).roots();
+        List<LocationPath> wanted = roots;
+        jdbi.useHandle(h -> LocationClaims.precheck(h, findNamespace(h, catalog.catalogId(), p.id().namespace())
+            .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), p.id().name()))
+            .map(row -> ClaimOwner.table(row.tableId())).orElse(null), wanted, "Cannot commit " + p.id()));
+      }
+      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated()), roots));
     }
     long now = clock.millis();
     jdbi.useTransaction(h -> {
+      List<String> tableIds = new ArrayList<>();
       for (Staged s : staged) {
-        int swapped = findNamespace(h, catalog.catalogId(), s.id().namespace())
-            .map(ns -> new TableDao(h).compareAndSetMetadataLocation(ns.namespaceId(), s.id().name(), s.expected(), s.next(), now))
-            .orElse(0);
-        if (swapped != 1) {
-          throw new CommitFailedException("Cannot commit transaction: table %s changed concurrently", s.id());
+        tableIds.add(LetheTableOperations.swap(h, catalog.catalogId(), s.id(), s.expected(), s.next(), now));
+      }
+      // claims after every row lock (lock order); roots that moved are claimed together
+      for (int i = 0; i < staged.size(); i++) {
+        if (staged.get(i).roots() != null) {
+          LocationClaims.acquire(h, ClaimOwner.table(tableIds.get(i)), staged.get(i).roots(), now,
+              "Cannot commit " + staged.get(i).id());
         }
       }
     });
@@ -403,6 +441,19 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     return super.buildView(identifier);
   }
 
+  /**
+   * Registers an existing view metadata file as a view.
+   *
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the file does not parse or lies
+   *     outside the allowed locations (checked before it is read)
+   */
+  @Override
+  public org.apache.iceberg.view.View registerView(TableIdentifier identifier, String metadataFileLocation) {
+    EntityNames.checkIdentifier("view", identifier);
+    WriteConfinement.checkViewMetadataFile(allowed, metadataFileLocation);
+    return super.registerView(identifier, metadataFileLocation);
+  }
+
   @Override
   public List<TableIdentifier> listViews(Namespace namespace) {
     return jdbi.withHandle(h -> {
@@ -413,12 +464,23 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     });
   }
 
-  /** Removes a view's entry; its metadata files stay. Returns false if there was no such view. */
+  /**
+   * Removes a view's entry and its location claim; its metadata files stay. Returns false if there
+   * was no such view.
+   */
   @Override
   public boolean dropView(TableIdentifier identifier) {
-    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> new ViewDao(h).delete(ns.namespaceId(), identifier.name()))
-        .orElse(0)) == 1;
+    return jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+        .map(ns -> {
+          ViewDao views = new ViewDao(h);
+          Optional<ViewRow> row = views.find(ns.namespaceId(), identifier.name());
+          if (row.isEmpty() || views.delete(ns.namespaceId(), identifier.name()) != 1) {
+            return false;
+          }
+          LocationClaims.release(h, ClaimOwner.view(row.get().viewId()));
+          return true;
+        })
+        .orElse(false));
   }
 
   @Override
@@ -461,6 +523,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public void createNamespace(Namespace namespace, Map<String, String> metadata) {
     EntityNames.checkNamespace(namespace);
+    WriteConfinement.checkNamespaceLocation(allowed, metadata);
     long now = clock.millis();
     try {
       jdbi.useTransaction(h -> {
@@ -537,6 +600,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    WriteConfinement.checkNamespaceLocation(allowed, properties);
     return changeProperties(namespace, props -> props.putAll(properties));
   }
 

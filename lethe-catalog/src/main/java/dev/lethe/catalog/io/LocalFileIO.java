@@ -1,9 +1,10 @@
 package dev.lethe.catalog.io;
 
+import dev.lethe.catalog.location.InvalidLocationException;
+import dev.lethe.catalog.location.LocationPath;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * prefix operations (DESIGN.md "Drop paths": the purge deletes through this interface).
  *
  * <p>Locations are either absolute paths ({@code /data/wh/t/metadata/v1.metadata.json}) or
- * {@code file:} URIs ({@code file:/data/...} or {@code file:///data/...}). Every file handed
+ * {@code file:} URIs ({@code file:/data/...} or {@code file:///data/...}), mapped to files by
+ * {@link #toPath} (one parser for every rule, no URI decoding). Every file handed
  * out keeps the exact location string it was asked for, so metadata written through this FileIO
  * records the same spelling the catalog was configured with.
  *
@@ -56,30 +58,26 @@ public final class LocalFileIO implements DelegateFileIO {
   }
 
   /**
-   * Maps a location to a local path.
+   * Maps a location to a local path through {@link LocationPath#parse}, the parser every rule that
+   * compares or confines locations uses (docs/design/0001-purge-confinement-and-ownership.md §1), so
+   * the file opened is the file the rules reasoned about. Characters are literal ({@code %20} is
+   * three characters, as Hadoop's {@code Path} reads it); {@code /p}, {@code file:/p}, {@code
+   * file:///p} and {@code file://localhost/p} are one file.
    *
-   * @throws IllegalArgumentException if the location is null, relative, or not a {@code file:}
-   *     URI
+   * @param location an absolute path or a {@code file:} URI, as written
+   * @return the absolute local path, never null
+   * @throws dev.lethe.catalog.location.InvalidLocationException (an {@link IllegalArgumentException})
+   *     if the location is null, empty, relative, has a query {@code ?}, a fragment {@code #}, a
+   *     {@code .} or {@code ..} segment, a {@code file:} authority other than empty or {@code
+   *     localhost}, or is not a local location ({@code s3://…}); the message names it
    */
   public static Path toPath(String location) {
-    if (location == null || location.isEmpty()) {
-      throw new IllegalArgumentException("Cannot resolve local file: location is null or empty");
+    LocationPath parsed = LocationPath.parse(location);
+    if (!parsed.isFile()) {
+      throw new InvalidLocationException(location, "not a local file location (scheme " + parsed.scheme()
+          + "); LocalFileIO serves absolute paths and file: URIs only");
     }
-    if (location.startsWith("file:")) {
-      URI uri = URI.create(location);
-      if (uri.getPath() == null) {
-        throw new IllegalArgumentException("Cannot resolve local file: not a hierarchical file URI: " + location);
-      }
-      return Paths.get(uri.getPath());
-    }
-    if (location.contains("://")) {
-      throw new IllegalArgumentException("Cannot resolve local file: unsupported scheme in " + location);
-    }
-    Path p = Paths.get(location);
-    if (!p.isAbsolute()) {
-      throw new IllegalArgumentException("Cannot resolve local file: location is not absolute: " + location);
-    }
-    return p;
+    return Paths.get(parsed.path());
   }
 
   @Override

@@ -76,6 +76,26 @@ public final class TableRoots {
     return of(metadata.location(), metadata.properties());
   }
 
+  /**
+   * The roots a table is taken to own when only its metadata file location is known (its metadata
+   * cannot be read: claims of rows written before location claims existed, or of a hand-over that
+   * finds none): the directory that holds the {@code metadata/} directory of the file, else the
+   * file's own directory. Conservative for the usual layout {@code <location>/metadata/<file>}.
+   *
+   * @param metadataFileLocation as stored
+   * @return one root
+   * @throws InvalidLocationException if the location does not parse or is a root directory
+   */
+  public static List<LocationPath> assumedFromMetadataFile(String metadataFileLocation) {
+    LocationPath file = parseNamed("metadata file", metadataFileLocation);
+    LocationPath dir = file.parent()
+        .orElseThrow(() -> new InvalidLocationException(metadataFileLocation, "metadata file is a root directory"));
+    if (dir.path().endsWith("/metadata") && dir.parent().isPresent() && !dir.parent().get().isRoot()) {
+      return List.of(dir.parent().get());
+    }
+    return List.of(dir);
+  }
+
   private static LocationPath parseNamed(String what, String value) {
     try {
       return LocationPath.parse(value);

@@ -10,6 +10,11 @@ import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.entity.ViewRow;
 import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.LocationPath;
+import dev.lethe.catalog.location.TableRoots;
+import java.util.List;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -20,7 +25,9 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
  * storage"; async design §5.3): in <b>one</b> database transaction it reads the entry's metadata
  * location, removes the entry and inserts the {@code PENDING} cleanup job, with the catalog's
  * FileIO implementation and its properties (encrypted) captured. A crash can therefore never leave
- * a dropped entry without its job, or a job for a live entry.
+ * a dropped entry without its job, or a job for a live entry. In the same transaction the entry's
+ * location claims pass to the job ({@link LocationClaims#transfer}; docs/design/0001-purge-
+ * confinement-and-ownership.md §3), refused with 409 if another entry overlaps them.
  *
  * <p>A repeated drop finds no live entry and enqueues nothing. Thread-safe.
  */
@@ -51,6 +58,8 @@ public final class CleanupJobEnqueuer {
    * @param createdBy principal, for audit; not null
    * @return the inserted job ({@code PENDING})
    * @throws NoSuchTableException if there is no live table of that name (nothing changes)
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException if another entry that can become
+   *     live holds a location overlapping the table's (nothing changes)
    */
   public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String createdBy) {
     String impl = fileIOFactory.implFor(catalog.warehouse(), catalog.properties());
@@ -65,8 +74,12 @@ public final class CleanupJobEnqueuer {
         throw new NoSuchTableException("Table does not exist: %s", id);
       }
       CleanupJobDao jobs = new CleanupJobDao(h);
+      long now = clock.millis(h);
       long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(),
-          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), clock.millis(h));
+          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now);
+      // rule 2: the job holds the table's locations until it ends, or nothing happens
+      LocationClaims.transfer(h, ClaimOwner.table(row.tableId()), ClaimOwner.job(jobId),
+          () -> TableRoots.assumedFromMetadataFile(row.metadataLocation()), now, "Cannot purge " + id);
       return jobs.find(jobId).orElseThrow();
     });
   }
@@ -90,8 +103,11 @@ public final class CleanupJobEnqueuer {
         throw new NoSuchViewException("View does not exist: %s", id);
       }
       CleanupJobDao jobs = new CleanupJobDao(h);
+      long now = clock.millis(h);
       long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.VIEW, metalakeName, catalog.catalogId(), catalog.name(),
-          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), clock.millis(h));
+          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now);
+      LocationClaims.transfer(h, ClaimOwner.view(row.viewId()), ClaimOwner.job(jobId),
+          () -> List.of(LocationPath.parse(row.metadataLocation())), now, "Cannot purge view " + id);
       return jobs.find(jobId).orElseThrow();
     });
   }

@@ -1,6 +1,8 @@
 package dev.lethe.catalog.purge;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -118,9 +120,14 @@ public final class PurgeWorkerPool implements AutoCloseable {
       }
       PurgeTransition.Decision decision = PurgeTransition.next(job, outcome, settings.maxAttempts());
       if (decision instanceof PurgeTransition.Write write) {
-        boolean applied = database.jdbi().withHandle(h -> {
+        boolean applied = database.jdbi().inTransaction(h -> {
           long now = clock.millis(h);
-          return lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
+          boolean written = lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
+          if (written && !write.state().active()) {
+            // rule 2: an ended job no longer holds the dropped table's locations (same transaction)
+            LocationClaims.release(h, ClaimOwner.job(job.jobId()));
+          }
+          return written;
         });
         if (!applied) {
           LOG.warn("Cleanup job {}: lease lost before its outcome ({}) could be written", job.jobId(), write.state());

@@ -9,6 +9,9 @@ import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.purge.CleanupJobDao;
 import dev.lethe.catalog.purge.CleanupObjectType;
 import dev.lethe.catalog.purge.CredentialCipher;
@@ -214,6 +217,9 @@ public final class SoftDeletes {
           || !deletions.deleteUnclaimed(r.record().deletionId())) {
         throw new IllegalStateException("Cannot restore " + id + ": locked rows changed");
       }
+      // rule 2, after the record and row locks: the table comes back only if no other entry overlaps it
+      LocationClaims.checkHeld(h, ClaimOwner.table(r.row().tableId()),
+          () -> TableRoots.assumedFromMetadataFile(r.row().metadataLocation()), now, "Cannot undrop " + id);
     }
     return Optional.of(d);
   }
@@ -238,7 +244,12 @@ public final class SoftDeletes {
     if (retained.isEmpty()) {
       return new Claimed(new NotClaimable("no retained deletion of " + id), null);
     }
-    Claimed c = database.jdbi().inTransaction(h -> claim(h, retained.get().deletionId(), clock.millis(h), true, requestedBy));
+    Claimed c = database.jdbi().inTransaction(h -> {
+      long now = clock.millis(h);
+      Claimed claimed = claim(h, retained.get().deletionId(), now, true, requestedBy);
+      applyClaims(h, claimed, now);
+      return claimed;
+    });
     log(c);
     return c;
   }
@@ -290,6 +301,10 @@ public final class SoftDeletes {
           out.add(c);
         }
       }
+      // location claims last, after every record and row lock of the batch (lock order)
+      for (Claimed c : out) {
+        applyClaims(h, c, now);
+      }
       return out;
     });
   }
@@ -316,6 +331,25 @@ public final class SoftDeletes {
       }
     }
     return new Claimed(d, d instanceof AlreadyClaimed a ? a.record().purgeJobId() : null);
+  }
+
+  /**
+   * Rule 2 for a claim applied in this transaction: an enqueued purge takes over the table's
+   * location claims (refused with 409 if another entry overlaps them); a metadata-only removal
+   * releases them.
+   *
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException naming the other entry or job
+   */
+  private static void applyClaims(Handle h, Claimed c, long now) {
+    if (c.decision() instanceof EnqueuePurge e) {
+      LocationClaims.transfer(h, ClaimOwner.table(e.row().tableId()), ClaimOwner.job(c.purgeJobId()),
+          () -> TableRoots.assumedFromMetadataFile(e.row().metadataLocation()), now,
+          "Cannot purge the dropped table " + new NamespaceDao(h).findById(e.row().namespaceId())
+              .map(ns -> String.join(".", NamespaceNames.decode(ns.name()).levels()) + ".").orElse("") + e.row().name()
+              + " (deletion " + e.record().deletionId() + ")");
+    } else if (c.decision() instanceof RemoveMetadata m) {
+      LocationClaims.release(h, ClaimOwner.table(m.record().entityId()));
+    }
   }
 
   /** The cleanup job of issue 3 for a retained table: its metadata location and the catalog's FileIO. */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.entity.JdbcBackends;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.location.ClaimBackfill;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -210,7 +212,7 @@ class LetheCatalogTest {
     for (String metadata : List.of(current, first)) {
       assertThatThrownBy(() -> catalog.registerTable(copy, metadata))
           .isInstanceOf(AlreadyExistsException.class)
-          .hasMessageContaining("belongs to live table db.t");
+          .hasMessageContaining("is held by live table db.t");
     }
     TableIdentifier sibling = TableIdentifier.of(NS, "t2");
     catalog.createTable(sibling, SCHEMA);
@@ -232,11 +234,14 @@ class LetheCatalogTest {
     catalog.createNamespace(NS, Map.of());
     catalog.createTable(T, SCHEMA);
     String metadata = ((BaseTable) catalog.loadTable(T)).operations().current().metadataFileLocation();
-    // a second entry on the same metadata, as an older server or a racing register could have left it
+    // a second entry on the same metadata, as a server older than location claims could have left it;
+    // the start-up backfill gives it claims (and warns about the overlap)
     db.jdbi().useHandle(h -> h.execute(
         "INSERT INTO lethe_table (table_id, catalog_id, namespace_id, name, metadata_location, "
             + "previous_metadata_location, deleted_at, deletion_id, created_at, updated_at) "
             + "SELECT 'dup', catalog_id, namespace_id, 'dup', metadata_location, NULL, 0, NULL, 0, 0 FROM lethe_table"));
+    assertThat(new ClaimBackfill(db, new FileIOFactory(), Clock.systemUTC()).run()).isEqualTo(1);
+    assertThat(new ClaimBackfill(db, new FileIOFactory(), Clock.systemUTC()).run()).isZero();
     TableIdentifier dup = TableIdentifier.of(NS, "dup");
 
     assertThatThrownBy(() -> catalog.dropTable(T, true))

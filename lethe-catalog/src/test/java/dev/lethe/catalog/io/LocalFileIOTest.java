@@ -73,8 +73,34 @@ class LocalFileIOTest {
 
   @Test
   void relativeOrForeignLocationsAreRejected() {
-    assertThatThrownBy(() -> io.newInputFile("relative/path")).hasMessageContaining("not absolute");
-    assertThatThrownBy(() -> io.newInputFile("s3://bucket/key")).hasMessageContaining("unsupported scheme");
-    assertThatThrownBy(() -> io.newInputFile("")).hasMessageContaining("null or empty");
+    assertThatThrownBy(() -> io.newInputFile("relative/path")).hasMessageContaining("relative path");
+    assertThatThrownBy(() -> io.newInputFile("s3://bucket/key")).hasMessageContaining("not a local file location");
+    assertThatThrownBy(() -> io.newInputFile("")).hasMessageContaining("location is empty");
+    assertThatThrownBy(() -> io.newInputFile("file://otherhost/x")).hasMessageContaining("not this machine");
+  }
+
+  @Test
+  void queryFragmentAndDotSegmentsAreRefusedSoTheNamedFileIsNeverTouched() throws IOException {
+    String existing = write(dir.resolve("existing.txt").toString(), "keep me");
+    for (String bad : List.of("file:" + existing + "?", "file:" + existing + "#", existing + "?/metadata/v1.json",
+        "file:" + dir + "/sub/../existing.txt", dir + "/./existing.txt")) {
+      assertThatThrownBy(() -> io.newOutputFile(bad)).as(bad)
+          .isInstanceOf(dev.lethe.catalog.location.InvalidLocationException.class);
+      assertThatThrownBy(() -> io.deleteFile(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(Files.readString(Path.of(existing))).isEqualTo("keep me");
+  }
+
+  @Test
+  void everySpellingOfALocalPathIsOneFileAndPercentIsLiteral() throws IOException {
+    String plain = dir.resolve("a%20b/f.txt").toString();
+    write(plain, "x");
+    assertThat(Files.exists(dir.resolve("a%20b").resolve("f.txt"))).isTrue();
+    assertThat(Files.exists(dir.resolve("a b"))).isFalse();
+    for (String spelling : List.of("file:" + plain, "file://" + plain, "file://localhost" + plain,
+        dir + "//a%20b/f.txt")) {
+      assertThat(io.newInputFile(spelling).exists()).as(spelling).isTrue();
+      assertThat(LocalFileIO.toPath(spelling)).isEqualTo(Path.of(plain));
+    }
   }
 }

@@ -24,6 +24,13 @@ public final class ConfigKeys {
    * line (their environment names cannot be mapped back to dotted property names).
    */
   public static final String CATALOG_PROPERTIES = "lethe.catalog.properties.";
+  /**
+   * Further locations where catalog {@code main} lets tables, views and namespaces live besides its
+   * warehouse (comma-separated; docs/catalog.md "Allowed locations"). When set it is written into
+   * {@code main}'s {@code allowed-locations} property at every start (an empty value removes it);
+   * unset leaves the stored property as it is.
+   */
+  public static final String ALLOWED_LOCATIONS = "lethe.catalog.allowed-locations";
   /** Largest request body in bytes; default 8388608 (8 MiB). */
   public static final String MAX_REQUEST_BYTES = "lethe.http.max-request-bytes";
   /** Principals file; default none (auth off). */

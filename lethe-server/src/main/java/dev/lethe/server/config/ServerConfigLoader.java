@@ -72,7 +72,8 @@ public final class ServerConfigLoader {
   private static java.util.Set<String> known() {
     java.util.Set<String> keys = new java.util.HashSet<>(List.of(ConfigKeys.HOST, ConfigKeys.PORT,
         ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
-        ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+        ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES,
+        ConfigKeys.AUTH_FILE));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
     keys.addAll(ConfigKeys.STORE_KEYS);
@@ -83,7 +84,7 @@ public final class ServerConfigLoader {
     java.util.Set<String> keys = new java.util.TreeSet<>(file.keySet());
     keys.addAll(List.of(ConfigKeys.HOST, ConfigKeys.PORT, ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL,
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
-        ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+        ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
     keys.addAll(ConfigKeys.STORE_KEYS);
@@ -110,6 +111,7 @@ public final class ServerConfigLoader {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": not a readable file: " + auth);
       }
     }
+    allowedLocations(values); // fail start-up on a location that does not parse
     AsyncPurgeConfig.settings(values); // fail start-up on a bad async purge key
     AsyncPurgeConfig.encryptionKey(values);
     SoftDeleteConfig.settings(values); // fail start-up on a bad soft deletion key
@@ -117,6 +119,29 @@ public final class ServerConfigLoader {
     return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);
+  }
+
+  /**
+   * The value of {@link ConfigKeys#ALLOWED_LOCATIONS}: null when unset, else the comma-separated
+   * locations, each checked to parse (docs/design/0001-purge-confinement-and-ownership.md §1).
+   *
+   * @throws ConfigException naming the key and the location that does not parse
+   */
+  public static String allowedLocations(Map<String, String> values) {
+    String v = values.get(ConfigKeys.ALLOWED_LOCATIONS);
+    if (v == null) {
+      return null;
+    }
+    for (String entry : v.split(",")) {
+      if (!entry.isBlank()) {
+        try {
+          dev.lethe.catalog.location.LocationPath.parse(entry.trim());
+        } catch (IllegalArgumentException e) {
+          throw new ConfigException("Invalid " + ConfigKeys.ALLOWED_LOCATIONS + ": " + e.getMessage());
+        }
+      }
+    }
+    return v.trim();
   }
 
   private static String optional(Map<String, String> values, String key) {

@@ -151,6 +151,7 @@ public final class IcebergRestRoutes {
       if (!c.namespaceExists(namespace)) {
         throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
       }
+      c.checkCreateRequest(req.location(), req.properties()); // 400 before a stage-create answers
       ok(ctx, req.stageCreate()
           ? CatalogHandlers.stageTableCreate(c, namespace, req)
           : CatalogHandlers.createTable(c, namespace, req));

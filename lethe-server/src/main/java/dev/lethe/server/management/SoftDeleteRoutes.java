@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * deletedBy, purgeRequested, recoverable, state} and, when a purge job is attached, {@code
  * purgeJobState}; never a metadata location, FileIO properties or credentials. Errors are {@code
  * {code, type, message}}: 400 bad input, 401/403 access, 404 unknown metalake, catalog, schema,
- * table or retained deletion, 410 deadline passed or purge owns the record. Nothing changes on an
- * error. The routes only parse, check access and render; {@link SoftDeletes} decides.
+ * table or retained deletion, 409 another entry or cleanup job holds a location overlapping the
+ * table's (undrop, purge-now, synchronous purge), 410 deadline passed or purge owns the record.
+ * Nothing changes on an error. The routes only parse, check access and render; {@link SoftDeletes} decides.
  */
 public final class SoftDeleteRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(SoftDeleteRoutes.class);
@@ -122,6 +124,9 @@ public final class SoftDeleteRoutes {
       handler.handle(ctx, catalog.get(), namespace);
     } catch (IllegalArgumentException e) {
       ManagementResponses.badRequest(ctx, e.getMessage());
+    } catch (AlreadyExistsException e) {
+      // one live owner (issue 9 rule 2): another entry or job holds an overlapping location
+      ManagementResponses.error(ctx, 409, "AlreadyExistsException", e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
       ManagementResponses.error(ctx, 500, "InternalServerError", "Internal server error; see the server log");

@@ -60,6 +60,21 @@ class ServerConfigLoaderTest {
   }
 
   @Test
+  void allowedLocationsComeFromTheEnvironmentOrFileAndEachEntryMustParse() throws Exception {
+    ServerConfig c = ServerConfigLoader.load(Map.of(), Map.of("LETHE_CATALOG_ALLOWED_LOCATIONS", "file:/tmp, s3://b/x"), null);
+    assertThat(ServerConfigLoader.allowedLocations(c.properties())).isEqualTo("file:/tmp, s3://b/x");
+    Path file = dir.resolve("lethe.yaml");
+    Files.writeString(file, "lethe:\n  catalog:\n    allowed-locations: /data/lake\n");
+    assertThat(ServerConfigLoader.allowedLocations(ServerConfigLoader.load(Map.of(), Map.of(), file).properties()))
+        .isEqualTo("/data/lake");
+    assertThat(ServerConfigLoader.allowedLocations(ServerConfigLoader.load(Map.of(), Map.of(), null).properties())).isNull();
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of("LETHE_CATALOG_ALLOWED_LOCATIONS", "/ok,/data/../etc"), null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.catalog.allowed-locations").hasMessageContaining("'..'");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of("LETHE_CATALOG_ALLOWED_LOCATIONS", "relative/dir"), null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("relative");
+  }
+
+  @Test
   void passwordNeverAppearsInTheDescription() {
     ServerConfig c = ServerConfigLoader.load(
         Map.of(ConfigKeys.JDBC_URL, "jdbc:postgresql://db/x?user=u&password=s3cret", ConfigKeys.JDBC_PASSWORD, "other-s3cret"),

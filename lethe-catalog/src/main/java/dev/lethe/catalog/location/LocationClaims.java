@@ -1,0 +1,271 @@
+package dev.lethe.catalog.location;
+
+import dev.lethe.catalog.entity.NamespaceDao;
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.entity.TableDao;
+import dev.lethe.catalog.entity.TableRow;
+import dev.lethe.catalog.entity.ViewDao;
+import dev.lethe.catalog.purge.CleanupJob;
+import dev.lethe.catalog.purge.CleanupJobDao;
+import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.softdelete.DeletionDao;
+import dev.lethe.catalog.softdelete.DeletionRecord;
+import dev.lethe.catalog.softdelete.DeletionState;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.jdbi.v3.core.Handle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one guard of rule 2 of issue 9, "one live owner" (docs/design/0001-purge-confinement-and-
+ * ownership.md §3): no two entries that can become live may hold overlapping locations, however
+ * the paths are spelled. Every path that makes an entry hold a location calls it inside the
+ * transaction that changes the entry, after the entry's own locks: create and register of tables
+ * and views ({@link #acquire}), commits that change a table's roots (again {@link #acquire}), undrop
+ * and the synchronous purge ({@link #checkHeld}), every enqueue of a cleanup job ({@link #transfer}),
+ * and drops ({@link #release}). A refusal is an {@link AlreadyExistsException} (409) naming the other
+ * entry or job, and the caller's transaction rolls back.
+ *
+ * <p>Who holds claims: a live table; a table retained by a soft deletion until its purge takes it
+ * over ({@code DELETED}, no job); a view (its current metadata file); a {@code PENDING} or {@code
+ * RUNNING} cleanup job. A claim whose owner is none of these any more (a path that forgot to
+ * release it) is released when a decision meets it, so a missed release can never refuse a
+ * request forever.
+ *
+ * <p>Every change first takes the claims lock ({@link LocationClaimDao#lock}), so two concurrent
+ * registers of overlapping locations, on any replicas, cannot both pass.
+ */
+public final class LocationClaims {
+  private static final Logger LOG = LoggerFactory.getLogger(LocationClaims.class);
+  private static final String WHY = "one location has one live owner, so that a purge of either entry cannot delete "
+      + "the other's files";
+
+  private LocationClaims() {}
+
+  /**
+   * Makes {@code owner} hold exactly {@code roots}: refuses if another owner's claim overlaps one of
+   * them, else replaces the owner's claims. Create, register, a view replace, and a commit that
+   * changes a table's roots.
+   *
+   * @param h the handle of the transaction that changes the entry (its entity locks taken)
+   * @param owner the entry, not null
+   * @param roots its roots (a view: its metadata file), not empty
+   * @param now ms since epoch, stored as the claims' creation time
+   * @param refusal the start of the 409 message, e.g. {@code "Cannot register db.copy"}
+   * @throws AlreadyExistsException naming the other entry or job; nothing has changed
+   */
+  public static void acquire(Handle h, ClaimOwner owner, Collection<LocationPath> roots, long now, String refusal) {
+    List<LocationPath> wanted = ClaimOverlap.minimal(roots);
+    if (wanted.isEmpty()) {
+      throw new IllegalArgumentException(refusal + ": no location to claim");
+    }
+    LocationClaimDao dao = new LocationClaimDao(h);
+    dao.lock();
+    refuseConflicts(h, dao, wanted, Set.of(owner), refusal);
+    List<LocationClaim> held = dao.findByOwner(owner, true);
+    if (new HashSet<>(held.stream().map(LocationClaim::root).toList()).equals(new HashSet<>(wanted))) {
+      return;
+    }
+    dao.deleteByOwner(owner);
+    for (LocationPath root : wanted) {
+      dao.insert(owner, root, now);
+    }
+  }
+
+  /**
+   * An early, lock-free check before a file is written (a create or a commit that moves a table):
+   * refuses if another owner that still holds its claim overlaps one of {@code roots}. Changes
+   * nothing; {@link #acquire} decides again under the lock.
+   *
+   * @param owner the entry, or null for one that does not exist yet
+   * @throws AlreadyExistsException naming the other entry or job
+   */
+  public static void precheck(Handle h, ClaimOwner owner, Collection<LocationPath> roots, String refusal) {
+    LocationClaimDao dao = new LocationClaimDao(h);
+    List<ClaimOverlap.Conflict> conflicts = ClaimOverlap.conflicts(roots, owner == null ? Set.of() : Set.of(owner),
+        dao.overlapping(roots, false));
+    for (ClaimOverlap.Conflict c : conflicts) {
+      Optional<String> holder = describeHolder(h, c.other().owner());
+      if (holder.isPresent()) {
+        throw refusal(refusal, c, holder.get());
+      }
+    }
+  }
+
+  /**
+   * An early, lock-free check before a new file is written into {@code directory} (a view's next
+   * metadata file, whose name is not known yet): refuses if another owner that still holds its claim
+   * holds {@code directory} or an ancestor of it, i.e. the file would lie inside another entry's
+   * location. Files of other owners inside the directory (views sharing a location) do not conflict.
+   *
+   * @throws AlreadyExistsException naming the other entry or job
+   */
+  public static void precheckDirectory(Handle h, ClaimOwner owner, LocationPath directory, String refusal) {
+    LocationClaimDao dao = new LocationClaimDao(h);
+    for (LocationClaim c : dao.overlapping(List.of(directory), false)) {
+      if (!c.owner().equals(owner) && c.root().contains(directory)) {
+        Optional<String> holder = describeHolder(h, c.owner());
+        if (holder.isPresent()) {
+          throw refusal(refusal, new ClaimOverlap.Conflict(directory, c), holder.get());
+        }
+      }
+    }
+  }
+
+  /**
+   * Refuses unless {@code owner}'s claims overlap no other owner's: undrop (a retained table comes
+   * back), and the synchronous purge (nothing may share the location it deletes). An owner without
+   * claims (a row older than location claims that the start-up backfill could not reach) gets
+   * {@code assumed}.
+   *
+   * @param assumed the roots to claim when the owner holds none, e.g. {@link
+   *     TableRoots#assumedFromMetadataFile}
+   * @throws AlreadyExistsException naming the other entry or job; nothing has changed
+   */
+  public static void checkHeld(Handle h, ClaimOwner owner, Supplier<List<LocationPath>> assumed, long now, String refusal) {
+    LocationClaimDao dao = new LocationClaimDao(h);
+    dao.lock();
+    List<LocationClaim> held = dao.findByOwner(owner, true);
+    List<LocationPath> roots = held.isEmpty() ? ClaimOverlap.minimal(assumed.get()) : held.stream().map(LocationClaim::root).toList();
+    refuseConflicts(h, dao, roots, Set.of(owner), refusal);
+    if (held.isEmpty()) {
+      for (LocationPath root : roots) {
+        dao.insert(owner, root, now);
+      }
+    }
+  }
+
+  /**
+   * Hands {@code from}'s claims to {@code to} after checking that no other owner overlaps them: every
+   * enqueue of a cleanup job (async drop, the durable synchronous purge, soft-deletion expiry and
+   * purge-now), in the transaction that removes (or retires) the entry and inserts the job.
+   *
+   * @param from the dropped table or view
+   * @param to the cleanup job that purges it
+   * @param assumed the roots the job claims when {@code from} holds none
+   * @throws AlreadyExistsException naming the other entry or job; nothing has changed
+   */
+  public static void transfer(Handle h, ClaimOwner from, ClaimOwner to, Supplier<List<LocationPath>> assumed, long now,
+      String refusal) {
+    LocationClaimDao dao = new LocationClaimDao(h);
+    dao.lock();
+    List<LocationClaim> held = dao.findByOwner(from, true);
+    List<LocationPath> roots = held.isEmpty() ? ClaimOverlap.minimal(assumed.get()) : held.stream().map(LocationClaim::root).toList();
+    refuseConflicts(h, dao, roots, Set.of(from, to), refusal);
+    if (held.isEmpty()) {
+      for (LocationPath root : roots) {
+        dao.insert(to, root, now);
+      }
+    } else {
+      dao.transfer(from, to);
+    }
+  }
+
+  /**
+   * Releases every claim of {@code owner}: a metadata-only drop, a view drop, a job that reached
+   * {@code SUCCEEDED} or {@code FAILED}; in the transaction that ends the ownership.
+   *
+   * @return claims released
+   */
+  public static int release(Handle h, ClaimOwner owner) {
+    LocationClaimDao dao = new LocationClaimDao(h);
+    dao.lock();
+    return dao.deleteByOwner(owner);
+  }
+
+  /**
+   * The claims of other owners inside {@code root}: what the sweep of a purge must not enter. See
+   * {@link LocationClaimDao#claimedInside}.
+   */
+  public static List<LocationPath> claimedInside(Handle h, LocationPath root, ClaimOwner exclude) {
+    return new LocationClaimDao(h).claimedInside(root, exclude);
+  }
+
+  private static void refuseConflicts(Handle h, LocationClaimDao dao, List<LocationPath> roots, Set<ClaimOwner> selves,
+      String refusal) {
+    List<ClaimOverlap.Conflict> conflicts = ClaimOverlap.conflicts(roots, selves, dao.overlapping(roots, true));
+    Map<ClaimOwner, Optional<String>> holders = new HashMap<>();
+    List<ClaimOwner> stale = new ArrayList<>();
+    for (ClaimOverlap.Conflict c : conflicts) {
+      Optional<String> holder = holders.computeIfAbsent(c.other().owner(), o -> describeHolder(h, o));
+      if (holder.isPresent()) {
+        throw refusal(refusal, c, holder.get());
+      }
+      if (!stale.contains(c.other().owner())) {
+        stale.add(c.other().owner());
+      }
+    }
+    for (ClaimOwner o : stale) {
+      // its owner no longer holds locations: a path forgot to release them; they must not block anyone
+      int n = dao.deleteByOwner(o);
+      LOG.warn("Released {} stale location claim(s) of {}, which no longer holds locations", n, o);
+    }
+  }
+
+  private static AlreadyExistsException refusal(String refusal, ClaimOverlap.Conflict c, String holder) {
+    String overlap = c.requested().equals(c.other().root())
+        ? "location " + c.requested() + " is held by " + holder
+        : "location " + c.requested() + " overlaps " + c.other().root() + ", held by " + holder;
+    return new AlreadyExistsException("%s: %s (%s)", refusal, overlap, WHY);
+  }
+
+  /**
+   * Describes the entry behind a claim owner for a refusal, if it still holds locations: a live
+   * table, a table retained by a soft deletion that no purge has taken over, a view, or an active
+   * cleanup job.
+   *
+   * @return the description (e.g. {@code "live table db.orig"}), or empty if the owner no longer
+   *     holds locations
+   */
+  public static Optional<String> describeHolder(Handle h, ClaimOwner owner) {
+    switch (owner.kind()) {
+      case TABLE: {
+        Optional<TableRow> row = new TableDao(h).findById(owner.id());
+        if (row.isEmpty() || row.get().deletedAt() != 0) {
+          return Optional.empty();
+        }
+        String name = name(h, row.get().namespaceId(), row.get().name());
+        if (row.get().deletionId() == null) {
+          return Optional.of("live table " + name);
+        }
+        Optional<DeletionRecord> record = new DeletionDao(h).find(row.get().deletionId());
+        if (record.isPresent() && record.get().state() == DeletionState.DELETED && record.get().purgeJobId() == null) {
+          return Optional.of("the dropped table " + name + ", retained by deletion " + record.get().deletionId()
+              + " until it is undropped or purged");
+        }
+        return Optional.empty();
+      }
+      case VIEW:
+        return new ViewDao(h).findById(owner.id())
+            .map(v -> "view " + name(h, v.namespaceId(), v.name()) + " (its metadata file)");
+      case JOB: {
+        Optional<CleanupJob> job = new CleanupJobDao(h).find(owner.jobId());
+        if (job.isEmpty() || !job.get().state().active()) {
+          return Optional.empty();
+        }
+        CleanupJob j = job.get();
+        return Optional.of("cleanup job " + j.jobId() + " (" + j.state() + ") purging the dropped "
+            + j.objectType().name().toLowerCase(Locale.ROOT) + " "
+            + String.join(".", NamespaceNames.decode(j.namespace()).levels()) + "." + j.objectName());
+      }
+      default:
+        throw new IllegalStateException("Unknown claim owner kind " + owner.kind());
+    }
+  }
+
+  private static String name(Handle h, String namespaceId, String name) {
+    return new NamespaceDao(h).findById(namespaceId)
+        .map(ns -> String.join(".", NamespaceNames.decode(ns.name()).levels()) + "." + name)
+        .orElse(name);
+  }
+}
