@@ -4,10 +4,13 @@ import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerConfig;
 import dev.lethe.store.jdbc.FreshStoreDatabases;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -56,6 +59,71 @@ final class BackendServer implements AutoCloseable {
       b.header(headers[i], headers[i + 1]);
     }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A response read off a raw socket. */
+  record Raw(int status, Map<String, String> headers, String body) {}
+
+  /**
+   * Sends a request over a plain socket, bytes exactly as given (a path {@link java.net.URI} would
+   * refuse, such as a lone {@code %}, too), with {@code Connection: close}, and reads the response.
+   */
+  Raw sendRaw(String method, String path, String body, List<String> headers) throws IOException {
+    byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+    StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    for (int i = 0; i + 1 < headers.size(); i += 2) {
+      head.append(headers.get(i)).append(": ").append(headers.get(i + 1)).append("\r\n");
+    }
+    if (body != null) {
+      head.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+    }
+    head.append("\r\n");
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+      out.write(content);
+      out.flush();
+      byte[] all = socket.getInputStream().readAllBytes();
+      return parse(all, method.equals("HEAD"));
+    }
+  }
+
+  private static Raw parse(byte[] all, boolean head) {
+    String text = new String(all, StandardCharsets.ISO_8859_1);
+    int end = text.indexOf("\r\n\r\n");
+    String[] lines = text.substring(0, end).split("\r\n");
+    int status = Integer.parseInt(lines[0].split(" ")[1]);
+    Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    for (int i = 1; i < lines.length; i++) {
+      int colon = lines[i].indexOf(':');
+      headers.put(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim());
+    }
+    byte[] rest = java.util.Arrays.copyOfRange(all, end + 4, all.length);
+    if (!head && "chunked".equalsIgnoreCase(headers.get("Transfer-Encoding"))) {
+      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+      int at = 0;
+      while (true) {
+        int lineEnd = indexOf(rest, at);
+        int size = Integer.parseInt(new String(rest, at, lineEnd - at, StandardCharsets.ISO_8859_1).split(";")[0].trim(), 16);
+        if (size == 0) {
+          break;
+        }
+        body.write(rest, lineEnd + 2, size);
+        at = lineEnd + 2 + size + 2;
+      }
+      rest = body.toByteArray();
+    }
+    return new Raw(status, headers, new String(rest, StandardCharsets.UTF_8));
+  }
+
+  private static int indexOf(byte[] bytes, int from) {
+    for (int i = from; i + 1 < bytes.length; i++) {
+      if (bytes[i] == '\r' && bytes[i + 1] == '\n') {
+        return i;
+      }
+    }
+    throw new IllegalStateException("truncated chunked body");
   }
 
   /** Every catalog row (all columns, sorted) and every file under the warehouse. */
