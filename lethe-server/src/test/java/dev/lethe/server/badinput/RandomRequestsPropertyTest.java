@@ -21,9 +21,10 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
  * Random names, paths, JSON bodies and headers against the Iceberg REST and management routes of a
- * real in-process server (H2) over real HTTP. For every request: never a 5xx; every 4xx (but to
- * {@code HEAD}) carries a JSON error in its route's shape; and a refused request leaves every catalog
- * row and every warehouse file exactly as it was.
+ * real in-process server over real HTTP, sent byte for byte on a socket (H2, or the backend named by
+ * {@code lethe.test.random.backend}: {@code postgresql}, {@code mariadb}). For every request: never a
+ * 5xx; every 4xx (but to {@code HEAD}) carries a JSON error in its route's shape; and a refused
+ * request leaves every catalog row and every warehouse file exactly as it was.
  */
 class RandomRequestsPropertyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,7 +34,7 @@ class RandomRequestsPropertyTest {
   @BeforeContainer
   static void start() throws Exception {
     dir = Files.createTempDirectory("lethe-random-requests");
-    s = new BackendServer("h2", dir);
+    s = new BackendServer(System.getProperty("lethe.test.random.backend", "h2"), dir);
     s.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}");
     s.send("POST", "/iceberg/v1/main/namespaces/db/tables", table("\"t\""));
     s.send("POST", "/iceberg/v1/main/namespaces/db/views", view("\"v\""));
