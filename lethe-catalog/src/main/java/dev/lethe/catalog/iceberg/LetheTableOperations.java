@@ -85,7 +85,8 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(row.get().metadataLocation());
+    // a corrupt metadata file fails at once instead of in Iceberg's 90 s retry loop (MetadataReadRetry)
+    refreshFromMetadataLocation(row.get().metadataLocation(), MetadataReadRetry::shouldRetry, 20);
   }
 
   @Override

@@ -21,6 +21,10 @@ package dev.lethe.catalog.purge;
  * @param createdBy principal that requested the drop
  * @param createdAt ms since epoch (database clock)
  * @param updatedAt last state change, ms since epoch (database clock)
+ * @param keptFiles files the purge found in the table's metadata and kept because they lie outside
+ *     the table's location (or do not parse), counted over the phases run so far; 0 for views
+ * @param purgedThrough the last phase a run of this job finished, or null before the first; a retry
+ *     resumes after it (docs/design/0003-purge-sweep-and-kept-files.md §3)
  */
 public record CleanupJob(
     long jobId,
@@ -39,7 +43,18 @@ public record CleanupJob(
     Long heartbeatAt,
     String createdBy,
     long createdAt,
-    long updatedAt) {
+    long updatedAt,
+    long keptFiles,
+    PurgePhase purgedThrough) {
+
+  /** A job that has not run yet: nothing kept, no phase finished. */
+  public CleanupJob(long jobId, CleanupObjectType objectType, String metalakeName, String catalogId, String catalogName,
+      String namespace, String objectName, String metadataLocation, String fileIoImpl,
+      String encryptedFileIoProperties, CleanupJobState state, int attempts, String lastError, Long heartbeatAt,
+      String createdBy, long createdAt, long updatedAt) {
+    this(jobId, objectType, metalakeName, catalogId, catalogName, namespace, objectName, metadataLocation, fileIoImpl,
+        encryptedFileIoProperties, state, attempts, lastError, heartbeatAt, createdBy, createdAt, updatedAt, 0, null);
+  }
 
   /** Never prints the FileIO properties. */
   @Override

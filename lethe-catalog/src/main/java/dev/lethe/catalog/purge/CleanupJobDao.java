@@ -19,7 +19,7 @@ import org.jdbi.v3.core.statement.Query;
 public final class CleanupJobDao {
   private static final String COLUMNS =
       "job_id, object_type, metalake_name, catalog_id, catalog_name, namespace, object_name, metadata_location, "
-          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at";
+          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, kept_files, purged_through";
 
   /** A job any free worker may claim: pending, or running with a stale (or no) heartbeat. */
   private static final String CLAIMABLE =
@@ -193,6 +193,25 @@ public final class CleanupJobDao {
   }
 
   /**
+   * Records a running job's progress if this owner still holds the lease: the last phase its run
+   * finished and the files it kept so far (docs/design/0003-purge-sweep-and-kept-files.md §3).
+   *
+   * @param lease the heartbeat value the owner last wrote
+   * @param purgedThrough the phase just finished, not null
+   * @param keptFiles files kept so far, at least 0
+   * @return true if written, false if the lease was lost (nothing changed)
+   */
+  public boolean recordProgress(long jobId, long lease, PurgePhase purgedThrough, long keptFiles) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET purged_through = :phase, kept_files = :kept "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("phase", purgedThrough.name())
+        .bind("kept", keptFiles)
+        .bind("id", jobId)
+        .bind("lease", lease)
+        .execute() == 1;
+  }
+
+  /**
    * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}) rows last changed before
    * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
    * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with
@@ -248,6 +267,8 @@ public final class CleanupJobDao {
         heartbeat,
         rs.getString("created_by"),
         rs.getLong("created_at"),
-        rs.getLong("updated_at"));
+        rs.getLong("updated_at"),
+        rs.getLong("kept_files"),
+        rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")));
   }
 }

@@ -33,6 +33,18 @@ public final class FileBatchDeleter {
    *     paths.size()}
    */
   public static BatchOutcome delete(FileIO io, PurgePhase phase, List<String> paths) {
+    return delete(io, phase.toString(), paths);
+  }
+
+  /**
+   * Deletes {@code paths}.
+   *
+   * @param io the FileIO of the table, not null
+   * @param phase what the files are, used in log lines only (for example "SWEEP"), not null
+   * @param paths locations to delete, not null; empty is a no-op
+   * @return how many files are gone and how many could not be deleted
+   */
+  public static BatchOutcome delete(FileIO io, String phase, List<String> paths) {
     if (paths.isEmpty()) {
       return new BatchOutcome(0, 0);
     }

@@ -8,13 +8,21 @@ import dev.lethe.catalog.io.FileIOFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.InvalidLocationException;
+import dev.lethe.catalog.location.LocationClaim;
+import dev.lethe.catalog.location.LocationClaimDao;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.LocationPath;
+import dev.lethe.catalog.location.TableRoots;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.TableMetadata;
@@ -22,13 +30,13 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one claimed cleanup job on a worker thread (async design §5.5 steps 2–3, §5.6) and says how
- * it ended; it never writes the job row.
+ * Runs one claimed cleanup job on a worker thread and says how it ended; the only write it makes to
+ * the job row is its progress (the last finished phase and the kept-files count), guarded by the
+ * lease.
  *
  * <p>It rebuilds the FileIO (from the catalog's current properties if the catalog still exists,
  * else from the encrypted properties captured at drop), re-reads the metadata file, plans with
@@ -36,7 +44,13 @@ import org.slf4j.LoggerFactory;
  * streams each phase's batches into the shared {@link DeletePool}, finishing a phase before the
  * next so the current metadata file goes last. It checks the lease before every batch and stops at
  * once when it is lost. A phase with undeleted files stops the run before the metadata files go,
- * so a retry can still walk the table.
+ * so a retry can still walk the table; a retry resumes after the last finished phase.
+ *
+ * <p>Issue 9 rules 1 and 4 (docs/design/0003-purge-sweep-and-kept-files.md): every path is confined
+ * by a {@link PurgeScope} (files outside the table's roots are kept and counted), and before the
+ * current metadata file goes, {@link LocationSweep} deletes whatever else lies under the roots and
+ * the emptied directories. A manifest, manifest list or metadata file it needs and cannot read ends
+ * the run naming the file with the metadata kept, unless nothing is left under the roots.
  */
 public final class PurgeJobRunner {
   private static final Logger LOG = LoggerFactory.getLogger(PurgeJobRunner.class);
@@ -62,8 +76,9 @@ public final class PurgeJobRunner {
     this.cipher = cipher;
     this.fileIOFactory = fileIOFactory;
     this.deletePool = deletePool;
-    // a retry (or a reclaim after a crash) may find manifest lists already deleted
-    this.planner = new PurgePlanner(deleteBatchSize, PurgePlanner.DEFAULT_DEDUPE_WINDOW, true);
+    // a missing manifest list is a failure (rule 4): a retry resumes after the recorded phase
+    // instead, so it never needs a list an earlier run deleted
+    this.planner = new PurgePlanner(deleteBatchSize, PurgePlanner.DEFAULT_DEDUPE_WINDOW, false);
     this.filesDeleted = filesDeleted;
   }
 
@@ -123,29 +138,49 @@ public final class PurgeJobRunner {
     }
     TableMetadata metadata;
     try {
+      // read once, parsed once: a corrupt file fails this attempt at once, never a retry loop
       metadata = TableMetadataParser.fromJson(job.metadataLocation(), json);
     } catch (RuntimeException e) {
-      return new PurgeOutcome.Terminal("cannot parse metadata file " + job.metadataLocation() + ": " + oneLine(e));
+      return new PurgeOutcome.Terminal("cannot parse metadata file " + job.metadataLocation() + ": " + oneLine(e)
+          + "; the table's files are kept");
     }
+    PurgeScope scope;
+    try {
+      scope = scope(job, TableRoots.of(metadata).roots());
+    } catch (InvalidLocationException e) {
+      return new PurgeOutcome.Terminal("cannot confine the purge of " + job.metadataLocation() + ": " + e.getMessage()
+          + "; nothing is deleted");
+    }
+    // gc.enabled=false: data files may be shared with other tables (Iceberg's meaning), so only the
+    // metadata directory is swept and has to end empty
+    PurgeScope swept = PurgePlan.sweepScope(metadata, scope);
     PurgePlan plan;
     try {
-      plan = planner.plan(io, metadata);
+      plan = planner.plan(io, metadata, scope, job.purgedThrough());
+    } catch (NotFoundException e) {
+      return unreadable(job, io, swept, "a manifest list of " + job.metadataLocation() + " does not exist: " + oneLine(e), true);
     } catch (RuntimeException e) {
-      return new PurgeOutcome.Transient("cannot read the manifest lists of " + job.metadataLocation() + ": " + oneLine(e));
+      return unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": " + oneLine(e), false);
     }
-    if (!plan.missingManifestLists().isEmpty()) {
-      LOG.info("Cleanup job {}: {} manifest lists already gone (earlier attempt)", job.jobId(), plan.missingManifestLists().size());
+    if (job.purgedThrough() != null) {
+      LOG.info("Cleanup job {}: resuming after {}", job.jobId(), job.purgedThrough());
     }
+    KeptFiles kept = new KeptFiles(job.keptFiles());
     long deleted = 0;
     for (PurgePhase phase : plan.phases()) {
-      AtomicInteger unreadable = new AtomicInteger();
+      if (phase == PurgePhase.CURRENT_METADATA_FILE) {
+        PurgeOutcome ended = sweep(job, io, swept, lease);
+        if (ended != null) {
+          logKept(job, kept);
+          return ended;
+        }
+      }
+      List<ManifestReadFailure> unreadable = new ArrayList<>();
       List<Future<BatchOutcome>> pending = new ArrayList<>();
       try (CloseableIterator<List<String>> batches = plan.batches(phase, failure -> {
-        if (!failure.notFound()) {
-          unreadable.incrementAndGet();
-          LOG.warn("Cleanup job {}: cannot read manifest {}: {}", job.jobId(), failure.manifestPath(), failure.reason());
-        }
-      })) {
+        unreadable.add(failure);
+        LOG.warn("Cleanup job {}: cannot read manifest {}: {}", job.jobId(), failure.manifestPath(), failure.reason());
+      }, kept)) {
         while (batches.hasNext()) {
           if (lease.lost()) {
             awaitQuietly(pending);
@@ -181,38 +216,138 @@ public final class PurgeJobRunner {
       if (lease.stopRequested()) {
         return new PurgeOutcome.Released();
       }
-      if (failed > 0 || unreadable.get() > 0) {
-        // stop before the metadata files go, so the retry can walk the table again
-        return new PurgeOutcome.Transient(phase + ": " + failed + " files could not be deleted, "
-            + unreadable.get() + " manifests could not be read");
+      if (!unreadable.isEmpty()) {
+        // rule 4: a manifest it needs is unreadable: stop before the manifests and metadata go, so the
+        // table stays walkable and the operator sees which file (docs/design/0003-purge-sweep-and-kept-files.md §3)
+        logKept(job, kept);
+        ManifestReadFailure first = unreadable.get(0);
+        boolean missing = unreadable.stream().anyMatch(ManifestReadFailure::notFound);
+        String reason = (missing ? "manifest " : "cannot read manifest ") + first.manifestPath()
+            + (missing ? " does not exist" : ": " + first.reason().replace('\n', ' '))
+            + (unreadable.size() > 1 ? " (and " + (unreadable.size() - 1) + " more)" : "")
+            + "; the data files it names cannot be found";
+        return unreadable(job, io, swept, reason, missing);
       }
+      if (failed > 0) {
+        // stop before the metadata files go, so the retry can walk the table again
+        logKept(job, kept);
+        return new PurgeOutcome.Transient(phase + ": " + failed + " files could not be deleted");
+      }
+      if (!lease.writeGuarded(last -> database.jdbi().withHandle(h ->
+          new CleanupJobDao(h).recordProgress(job.jobId(), last, phase, kept.count())), null)) {
+        return new PurgeOutcome.LeaseLost();
+      }
+    }
+    LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept));
+    logKept(job, kept);
+    LocationSweep.Result left = LocationSweep.probe(io, swept);
+    if (left.remaining() > 0 || left.failed() > 0) {
+      // a writer still writing into the dropped table's location
+      return new PurgeOutcome.Transient("files appeared under " + swept.roots() + " during the purge, e.g. "
+          + String.join(", ", left.examples()));
     }
     return new PurgeOutcome.Completed(deleted);
   }
 
   /**
-   * The metadata file is gone: if nothing is left under the table location, a previous attempt
-   * finished (the metadata file goes last) and the job succeeded; otherwise it cannot go on.
+   * Rule 4: sweeps the roots for what the metadata did not name, leaving the current metadata file
+   * (deleted last by the caller).
+   *
+   * @return null to go on, else how the run ends
    */
-  private PurgeOutcome missingMetadata(CleanupJob job, FileIO io) {
-    String location = tableLocation(job.metadataLocation());
-    if (location != null && io instanceof SupportsPrefixOperations prefix) {
-      try {
-        if (!prefix.listPrefix(location).iterator().hasNext()) {
-          return new PurgeOutcome.Completed(0);
-        }
-      } catch (RuntimeException e) {
-        return new PurgeOutcome.Transient("cannot list " + location + ": " + oneLine(e));
-      }
+  private PurgeOutcome sweep(CleanupJob job, FileIO io, PurgeScope scope, Lease lease) {
+    Set<LocationPath> keep = new HashSet<>();
+    LocationPath.tryParse(job.metadataLocation()).ifPresent(keep::add);
+    LocationSweep.Result r = LocationSweep.sweep(io, scope, keep, planner.batchSize(),
+        () -> lease.lost() || lease.stopRequested());
+    filesDeleted.accept(r.deleted());
+    if (lease.lost()) {
+      return new PurgeOutcome.LeaseLost();
     }
-    return new PurgeOutcome.Terminal("metadata file " + job.metadataLocation()
-        + " does not exist and files remain under the table location; they are not deleted");
+    if (lease.stopRequested()) {
+      return new PurgeOutcome.Released();
+    }
+    if (r.deleted() > 0) {
+      LOG.info("Cleanup job {}: swept {} files the metadata did not name and {} directories under {}", job.jobId(),
+          r.deleted(), r.directoriesRemoved(), scope.roots());
+    }
+    if (r.failed() > 0) {
+      return new PurgeOutcome.Transient("sweep: " + r.failed() + " files or directories under " + scope.roots()
+          + " could not be deleted, e.g. " + String.join(", ", r.examples()));
+    }
+    if (!r.listable()) {
+      LOG.warn("Cleanup job {}: {} could not be listed; files the metadata does not name may remain", job.jobId(),
+          scope.roots());
+    }
+    return null;
   }
 
-  /** {@code <location>/metadata/x.metadata.json} → {@code <location>/}; null if not that shape. */
-  static String tableLocation(String metadataLocation) {
-    int i = metadataLocation.lastIndexOf("/metadata/");
-    return i <= 0 ? null : metadataLocation.substring(0, i + 1);
+  /**
+   * A file the purge needs cannot be read: FAILED (terminal) or retried (transient), naming the
+   * file, with the metadata kept — unless nothing is left under the roots (an earlier run finished).
+   */
+  private PurgeOutcome unreadable(CleanupJob job, FileIO io, PurgeScope scope, String reason, boolean terminal) {
+    LocationSweep.Result probe = LocationSweep.probe(io, scope);
+    if (probe.listable() && probe.remaining() == 0 && probe.failed() == 0) {
+      LOG.info("Cleanup job {}: {}, but nothing is left under {}: done", job.jobId(), reason, scope.roots());
+      return new PurgeOutcome.Completed(0);
+    }
+    String full = reason + "; the table's metadata and remaining files are kept";
+    return terminal ? new PurgeOutcome.Terminal(full) : new PurgeOutcome.Transient(full);
+  }
+
+  /** The scope of a job: the roots, minus what other entries claim inside them. */
+  private PurgeScope scope(CleanupJob job, List<LocationPath> roots) {
+    List<LocationPath> others = database.jdbi().withHandle(h -> {
+      List<LocationPath> all = new ArrayList<>();
+      for (LocationPath root : roots) {
+        for (LocationPath c : LocationClaims.claimedInside(h, root, ClaimOwner.job(job.jobId()))) {
+          if (!all.contains(c)) {
+            all.add(c);
+          }
+        }
+      }
+      return all;
+    });
+    if (!others.isEmpty()) {
+      LOG.warn("Cleanup job {}: other entries claim {} inside the table's roots; the purge does not touch them",
+          job.jobId(), others);
+    }
+    return PurgeScope.of(roots, others);
+  }
+
+  private static void logKept(CleanupJob job, KeptFiles kept) {
+    if (kept.count() > 0) {
+      LOG.warn("Cleanup job {}: {}", job.jobId(), kept.summary());
+    }
+  }
+
+  /**
+   * The metadata file is gone: if nothing is left under the table's roots (from the job's location
+   * claims, else the directory holding the metadata directory), a previous attempt finished (the
+   * metadata file goes last) and the job succeeded; otherwise it cannot go on.
+   */
+  private PurgeOutcome missingMetadata(CleanupJob job, FileIO io) {
+    List<LocationPath> roots;
+    try {
+      roots = database.jdbi().withHandle(h -> new LocationClaimDao(h).findByOwner(ClaimOwner.job(job.jobId())))
+          .stream().map(LocationClaim::root).toList();
+      if (roots.isEmpty()) {
+        roots = TableRoots.assumedFromMetadataFile(job.metadataLocation());
+      }
+    } catch (InvalidLocationException e) {
+      return new PurgeOutcome.Terminal("metadata file " + job.metadataLocation() + " does not exist and the table's "
+          + "location cannot be derived from it: " + e.getMessage());
+    }
+    PurgeScope scope = scope(job, roots);
+    LocationSweep.Result probe = LocationSweep.probe(io, scope);
+    if (probe.listable() && probe.remaining() == 0 && probe.failed() == 0) {
+      return new PurgeOutcome.Completed(0);
+    }
+    return new PurgeOutcome.Terminal("metadata file " + job.metadataLocation()
+        + " does not exist and files remain under the table location "
+        + (probe.examples().isEmpty() ? scope.roots().toString() : "(e.g. " + String.join(", ", probe.examples()) + ")")
+        + "; they are not deleted");
   }
 
   private static void awaitQuietly(List<Future<BatchOutcome>> pending) {

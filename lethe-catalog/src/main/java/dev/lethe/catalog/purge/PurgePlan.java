@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.Consumer;
+import dev.lethe.catalog.location.LocationPath;
 import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.TableMetadata;
@@ -37,6 +40,8 @@ public final class PurgePlan {
   private final FileIO io;
   private final TableMetadata metadata;
   private final boolean gcEnabled;
+  private final PurgeScope scope;
+  private final PurgePhase resumeAfter;
   private final List<ManifestFile> manifests;
   private final List<String> manifestLists;
   private final List<String> missingManifestLists;
@@ -47,6 +52,8 @@ public final class PurgePlan {
       FileIO io,
       TableMetadata metadata,
       boolean gcEnabled,
+      PurgeScope scope,
+      PurgePhase resumeAfter,
       List<ManifestFile> manifests,
       List<String> manifestLists,
       List<String> missingManifestLists,
@@ -55,6 +62,8 @@ public final class PurgePlan {
     this.io = io;
     this.metadata = metadata;
     this.gcEnabled = gcEnabled;
+    this.scope = scope;
+    this.resumeAfter = resumeAfter;
     this.manifests = manifests;
     this.manifestLists = manifestLists;
     this.missingManifestLists = missingManifestLists;
@@ -72,12 +81,48 @@ public final class PurgePlan {
     return gcEnabled;
   }
 
+  /** What the purge may delete: every batch is filtered through it. */
+  public PurgeScope scope() {
+    return scope;
+  }
+
   /**
-   * The phases to run, in delete order: every {@link PurgePhase}, without {@link
-   * PurgePhase#DATA_AND_DELETE_FILES} when {@code gc.enabled=false}. A phase may have no batches.
+   * What the sweep of this purge walks: the scope, or with {@code gc.enabled=false} only the
+   * table's metadata directory.
+   */
+  public PurgeScope sweepScope() {
+    return sweepScope(metadata, scope);
+  }
+
+  /**
+   * What the sweep of a purge walks: {@code scope}; with {@code gc.enabled=false} only the table's
+   * metadata directory ({@code write.metadata.path}, else {@code <location>/metadata}), because its
+   * data files may be shared with other tables (Iceberg's meaning of the property) and are kept.
+   *
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the metadata directory does not
+   *     parse
+   */
+  public static PurgeScope sweepScope(TableMetadata metadata, PurgeScope scope) {
+    boolean gc = PropertyUtil.propertyAsBoolean(metadata.properties(), TableProperties.GC_ENABLED,
+        TableProperties.GC_ENABLED_DEFAULT);
+    if (gc) {
+      return scope;
+    }
+    String dir = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+    LocationPath parsed = LocationPath.parse(dir != null ? dir : metadata.location().replaceAll("/+$", "") + "/metadata");
+    return PurgeScope.of(List.of(parsed), scope.excluded());
+  }
+
+  /**
+   * The phases to run, in delete order: every {@link PurgePhase} after the one the plan resumes
+   * after, without {@link PurgePhase#DATA_AND_DELETE_FILES} when {@code gc.enabled=false}. A phase
+   * may have no batches.
    */
   public List<PurgePhase> phases() {
     List<PurgePhase> phases = new ArrayList<>(List.of(PurgePhase.values()));
+    if (resumeAfter != null) {
+      phases.removeIf(p -> p.compareTo(resumeAfter) <= 0);
+    }
     if (!gcEnabled) {
       // data files may be shared with another table (gc.enabled=false marks such tables)
       phases.remove(PurgePhase.DATA_AND_DELETE_FILES);
@@ -100,9 +145,9 @@ public final class PurgePlan {
   }
 
   /**
-   * Streams the paths of one phase in batches, logging unreadable manifests.
+   * Streams the paths of one phase in batches, logging unreadable manifests and kept files.
    *
-   * @see #batches(PurgePhase, Consumer)
+   * @see #batches(PurgePhase, Consumer, Consumer)
    */
   public CloseableIterator<List<String>> batches(PurgePhase phase) {
     return batches(
@@ -115,6 +160,17 @@ public final class PurgePlan {
   }
 
   /**
+   * Streams the paths of one phase in batches, logging kept files.
+   *
+   * @see #batches(PurgePhase, Consumer, Consumer)
+   */
+  public CloseableIterator<List<String>> batches(
+      PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest) {
+    return batches(phase, onUnreadableManifest,
+        keep -> LOG.info("Keeping {} file {}: {}", phase, keep.path(), keep.reason()));
+  }
+
+  /**
    * Streams the paths of one phase in batches of at most {@link PurgePlanner#batchSize()} paths.
    *
    * @param phase the phase, not null; {@link PurgePhase#DATA_AND_DELETE_FILES} yields nothing
@@ -122,13 +178,22 @@ public final class PurgePlan {
    * @param onUnreadableManifest called once per manifest that cannot be read while streaming
    *     {@link PurgePhase#DATA_AND_DELETE_FILES} (the stream continues with the next manifest);
    *     not null
+   * @param onKept called once per path the {@link #scope()} keeps (rule 1: outside the table's
+   *     roots, unparsable, or inside another entry's claim); such a path is in no batch; not null
    * @return a fresh iterator; close it to release an open manifest reader. Reading a manifest
-   *     happens inside {@code hasNext()}.
+   *     happens inside {@code hasNext()}. Every path in a batch is one the scope lets the purge
+   *     delete.
    */
   public CloseableIterator<List<String>> batches(
-      PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest) {
+      PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest, Consumer<PurgeScope.Keep> onKept) {
     Objects.requireNonNull(phase, "Cannot stream purge batches: phase is null");
     Objects.requireNonNull(onUnreadableManifest, "Cannot stream purge batches: failure callback is null");
+    Objects.requireNonNull(onKept, "Cannot stream purge batches: kept callback is null");
+    return new ConfinedBatches(unconfined(phase, onUnreadableManifest), scope, onKept);
+  }
+
+  private CloseableIterator<List<String>> unconfined(
+      PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest) {
     return switch (phase) {
       case DATA_AND_DELETE_FILES -> gcEnabled
           ? new ContentFileBatches(io, manifests, batchSize, dedupeWindow, onUnreadableManifest)
@@ -180,6 +245,55 @@ public final class PurgePlan {
       @Override
       public void close() {}
     };
+  }
+
+  /** Filters every batch through the scope; a batch left empty is skipped. */
+  private static final class ConfinedBatches implements CloseableIterator<List<String>> {
+    private final CloseableIterator<List<String>> source;
+    private final PurgeScope scope;
+    private final Consumer<PurgeScope.Keep> onKept;
+    private List<String> next;
+
+    ConfinedBatches(CloseableIterator<List<String>> source, PurgeScope scope, Consumer<PurgeScope.Keep> onKept) {
+      this.source = source;
+      this.scope = scope;
+      this.onKept = onKept;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null && source.hasNext()) {
+        List<String> batch = source.next();
+        List<String> deletable = new ArrayList<>(batch.size());
+        for (String path : batch) {
+          PurgeScope.Decision decision = scope.decide(path);
+          if (decision instanceof PurgeScope.Delete d) {
+            deletable.add(d.path());
+          } else {
+            onKept.accept((PurgeScope.Keep) decision);
+          }
+        }
+        if (!deletable.isEmpty()) {
+          next = List.copyOf(deletable);
+        }
+      }
+      return next != null;
+    }
+
+    @Override
+    public List<String> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      List<String> batch = next;
+      next = null;
+      return batch;
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      source.close();
+    }
   }
 
   /** For log lines and test failure messages; never includes FileIO properties. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import dev.lethe.catalog.location.TableRoots;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
@@ -16,10 +17,11 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * Decides which files a purge of a table deletes and in which order (DESIGN.md "Drop paths";
- * issue 2 item 5; the asynchronous purge of issue 3 streams the same plan).
+ * Decides which files a purge of a table deletes and in which order (the asynchronous purge
+ * streams the same plan). Every path is confined by a {@link PurgeScope}: what lies outside the
+ * table's roots is kept (docs/design/0003-purge-sweep-and-kept-files.md).
  *
- * <p>The set is exactly the one Iceberg 1.12's {@code CatalogUtil.dropTableData} deletes:
+ * <p>Before confinement, the set is exactly the one Iceberg 1.12's {@code CatalogUtil.dropTableData} deletes:
  *
  * <ul>
  *   <li>the data and delete files of every entry of every manifest of every snapshot, including
@@ -109,10 +111,35 @@ public final class PurgePlanner {
    *     manifest lists)
    * @throws RuntimeException any other failure to read a manifest list (for example {@code
    *     org.apache.iceberg.exceptions.RuntimeIOException}); nothing has been deleted then
+   * @throws dev.lethe.catalog.location.InvalidLocationException if the table's location or a write
+   *     path does not parse: no file can be confined to it, so nothing is deleted
    */
   public PurgePlan plan(FileIO io, TableMetadata metadata) {
+    Objects.requireNonNull(metadata, "Cannot plan purge: table metadata is null");
+    return plan(io, metadata, PurgeScope.of(TableRoots.of(metadata)), null);
+  }
+
+  /**
+   * Plans the purge of one table within a scope, resuming after a phase an earlier attempt
+   * finished (docs/design/0003-purge-sweep-and-kept-files.md §3).
+   *
+   * @param io the table's FileIO, not null
+   * @param metadata the table's last metadata, not null
+   * @param scope what the purge may delete (rule 1); every batch is filtered through it, not null
+   * @param resumeAfter the last phase an earlier attempt finished, or null to start from the first.
+   *     From {@link PurgePhase#DATA_AND_DELETE_FILES} on, manifests are not read (their data files
+   *     are gone); from {@link PurgePhase#MANIFESTS} on, manifest lists are not read either (the
+   *     manifests they list are gone), so files an earlier attempt deleted are not needed.
+   * @return the plan
+   * @throws NotFoundException if a manifest list that is needed does not exist (unless the planner
+   *     skips missing manifest lists)
+   * @throws RuntimeException any other failure to read a needed manifest list
+   */
+  public PurgePlan plan(FileIO io, TableMetadata metadata, PurgeScope scope, PurgePhase resumeAfter) {
     Objects.requireNonNull(io, "Cannot plan purge: FileIO is null");
     Objects.requireNonNull(metadata, "Cannot plan purge: table metadata is null");
+    Objects.requireNonNull(scope, "Cannot plan purge: scope is null");
+    boolean readLists = resumeAfter == null || resumeAfter.compareTo(PurgePhase.MANIFESTS) < 0;
 
     // Iceberg keeps a Set<ManifestFile> whose equality is the manifest path
     Map<String, ManifestFile> manifests = new LinkedHashMap<>();
@@ -121,7 +148,7 @@ public final class PurgePlanner {
     for (Snapshot snapshot : metadata.snapshots()) {
       List<ManifestFile> snapshotManifests;
       try {
-        snapshotManifests = snapshot.allManifests(io);
+        snapshotManifests = readLists ? snapshot.allManifests(io) : List.of();
       } catch (NotFoundException e) {
         if (!skipMissingManifestLists || snapshot.manifestListLocation() == null) {
           throw e;
@@ -144,6 +171,8 @@ public final class PurgePlanner {
         io,
         metadata,
         gcEnabled,
+        scope,
+        resumeAfter,
         List.copyOf(manifests.values()),
         List.copyOf(manifestLists),
         List.copyOf(missingManifestLists),

@@ -16,13 +16,24 @@ import java.util.Map;
  *     files were not deleted), in the order met
  * @param missingManifestLists manifest lists that were already gone when the purge was planned
  *     (only when the planner skips missing manifest lists)
+ * @param keptFiles paths found in the metadata and kept because they lie outside the table's roots
+ *     or do not parse (rule 1; docs/design/0003-purge-sweep-and-kept-files.md)
+ * @param sweptFiles files the sweep deleted that the metadata did not name (counted in no phase)
  */
 public record PurgeResult(
     boolean gcEnabled,
     Map<PurgePhase, Integer> deleted,
     Map<PurgePhase, Integer> failed,
     List<ManifestReadFailure> unreadableManifests,
-    List<String> missingManifestLists) {
+    List<String> missingManifestLists,
+    long keptFiles,
+    long sweptFiles) {
+
+  /** A result with nothing kept and nothing swept. */
+  public PurgeResult(boolean gcEnabled, Map<PurgePhase, Integer> deleted, Map<PurgePhase, Integer> failed,
+      List<ManifestReadFailure> unreadableManifests, List<String> missingManifestLists) {
+    this(gcEnabled, deleted, failed, unreadableManifests, missingManifestLists, 0, 0);
+  }
 
   /** Copies the maps and lists; missing phases count 0. */
   public PurgeResult {

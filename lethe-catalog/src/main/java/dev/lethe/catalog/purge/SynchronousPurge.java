@@ -5,6 +5,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.HashSet;
+import java.util.Set;
+import dev.lethe.catalog.location.LocationPath;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import org.apache.iceberg.TableMetadata;
@@ -22,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * FileBatchDeleter} call per batch. With a {@link DeletePool} the batches of a phase run on the
  * pool's threads (and on the calling thread when the pool is full), and every batch of a phase
  * finishes before the next phase starts, so the current metadata file still goes last; without
- * one they run on the calling thread. Like Iceberg it is best effort: a failed delete or an
- * unreadable manifest is logged, counted in the {@link PurgeResult}, and the purge goes on.
+ * one they run on the calling thread. A failed delete or an unreadable manifest is logged, counted
+ * in the {@link PurgeResult}, and stops the purge before the next phase, so the metadata stays.
+ * Files outside the table's roots are kept and counted, and before the current metadata file goes
+ * the table's roots are swept ({@link LocationSweep}; docs/design/0003-purge-sweep-and-kept-files.md).
  *
  * <p>Immutable and thread-safe; one instance may serve all requests.
  */
@@ -80,7 +85,24 @@ public final class SynchronousPurge {
     Map<PurgePhase, Integer> deleted = new EnumMap<>(PurgePhase.class);
     Map<PurgePhase, Integer> failed = new EnumMap<>(PurgePhase.class);
     List<ManifestReadFailure> unreadable = new ArrayList<>();
+    KeptFiles kept = new KeptFiles(0);
+    long swept = 0;
+    boolean stopped = false;
     for (PurgePhase phase : plan.phases()) {
+      if (phase == PurgePhase.CURRENT_METADATA_FILE) {
+        // rule 4: whatever the metadata did not name goes too, the current metadata file last
+        Set<LocationPath> keep = new HashSet<>();
+        LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(keep::add);
+        LocationSweep.Result r = LocationSweep.sweep(io, plan.sweepScope(), keep, planner.batchSize(), () -> false);
+        swept = r.deleted();
+        if (r.failed() > 0) {
+          LOG.warn("Purge of {} stopped before its metadata file: the sweep could not delete {} files, e.g. {}",
+              metadata.location(), r.failed(), r.examples());
+          failed.put(phase, (int) Math.min(Integer.MAX_VALUE, r.failed()));
+          stopped = true;
+          break;
+        }
+      }
       int phaseDeleted = 0;
       int phaseFailed = 0;
       try (CloseableIterator<List<String>> batches =
@@ -92,7 +114,8 @@ public final class SynchronousPurge {
                     failure.manifestPath(),
                     failure.reason());
                 unreadable.add(failure);
-              })) {
+              },
+              kept)) {
         List<Future<BatchOutcome>> pending = new ArrayList<>();
         try {
           while (batches.hasNext()) {
@@ -116,15 +139,30 @@ public final class SynchronousPurge {
       }
       deleted.put(phase, phaseDeleted);
       failed.put(phase, phaseFailed);
+      if (!unreadable.isEmpty() || phaseFailed > 0) {
+        // rule 4: a manifest it needs is unreadable, or files stayed: the manifests and the metadata
+        // stay, so the table remains walkable (docs/design/0003-purge-sweep-and-kept-files.md §3)
+        stopped = true;
+        break;
+      }
     }
-    PurgeResult result =
-        new PurgeResult(plan.gcEnabled(), deleted, failed, unreadable, plan.missingManifestLists());
+    if (!stopped) {
+      LocationPath.tryParse(metadata.metadataFileLocation())
+          .ifPresent(m -> LocationSweep.removeEmptyParents(m, plan.sweepScope()));
+    }
+    PurgeResult result = new PurgeResult(plan.gcEnabled(), deleted, failed, unreadable, plan.missingManifestLists(),
+        kept.count(), swept);
+    if (kept.count() > 0) {
+      LOG.warn("Purge of table metadata {}: {}", metadata.metadataFileLocation(), kept.summary());
+    }
     LOG.info(
-        "Purged table metadata {}: {} files deleted, {} failed, {} unreadable manifests",
+        "Purged table metadata {}: {} files deleted ({} by the sweep), {} failed, {} unreadable manifests, {} kept",
         metadata.metadataFileLocation(),
         result.totalDeleted(),
+        swept,
         result.totalFailed(),
-        unreadable.size());
+        unreadable.size(),
+        kept.count());
     return result;
   }
 }

@@ -253,7 +253,7 @@ class SynchronousPurgeTest {
   }
 
   @Test
-  void unreadableManifestIsReportedAndEverythingElseIsPurged() throws IOException {
+  void unreadableManifestIsReportedAndStopsThePurgeBeforeTheManifestsAndTheMetadataGo() throws IOException {
     Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     TableMetadata metadata = ParquetTables.metadata(table);
     ManifestFile deleteManifest = metadata.currentSnapshot().deleteManifests(io).get(0);
@@ -272,8 +272,14 @@ class SynchronousPurgeTest {
         .containsExactly(deleteManifest.path());
     assertThat(result.unreadableManifests().get(0).notFound()).isFalse();
     assertThat(result.failed(PurgePhase.DATA_AND_DELETE_FILES)).isZero();
-    // only the position delete file named by the unreadable manifest is left behind
-    assertThat(regularFiles(Path.of(table.location()))).isEqualTo(deleteFiles).hasSize(1);
+    // rule 4: the data files of readable manifests are gone; the file the unreadable manifest names,
+    // the manifests and the metadata stay, so the table can still be walked
+    Set<Path> left = regularFiles(Path.of(table.location()));
+    assertThat(left).containsAll(deleteFiles).contains(Path.of(deleteManifest.path()))
+        .contains(Path.of(metadata.metadataFileLocation()));
+    assertThat(left).noneMatch(p -> p.toString().contains("/data/") && !deleteFiles.contains(p));
+    assertThat(result.deleted(PurgePhase.MANIFESTS)).isZero();
+    assertThat(result.deleted(PurgePhase.CURRENT_METADATA_FILE)).isZero();
   }
 
   @Test

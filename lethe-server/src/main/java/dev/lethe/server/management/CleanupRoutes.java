@@ -108,6 +108,8 @@ public final class CleanupRoutes {
     m.put("state", job.state().name());
     m.put("attempts", job.attempts());
     m.put("lastError", job.lastError());
+    // rule 1 of issue 9: files named in the metadata outside the table location, never deleted
+    m.put("keptFiles", job.keptFiles());
     m.put("heartbeatAt", job.heartbeatAt());
     m.put("createdBy", job.createdBy());
     m.put("createdAt", job.createdAt());

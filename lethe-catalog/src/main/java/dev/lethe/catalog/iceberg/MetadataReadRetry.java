@@ -1,0 +1,37 @@
+package dev.lethe.catalog.iceberg;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.UncheckedIOException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.RuntimeIOException;
+
+/**
+ * Which failures to read a table or view metadata file are worth retrying (rule 5 of issue 9;
+ * docs/design/0003-purge-sweep-and-kept-files.md §4). Iceberg's {@code refreshFromMetadataLocation}
+ * retries every failure but "not found" 20 times with a backoff up to 5 s — about 90 s on a request
+ * thread for a file that will never parse. Only a plain I/O failure (a store that may come back) is
+ * retried; a parse failure (truncated or non-JSON content, JSON that is not metadata) and a missing
+ * file fail at once.
+ */
+final class MetadataReadRetry {
+  private MetadataReadRetry() {}
+
+  /**
+   * @param e the failure of one read of a metadata file, not null
+   * @return true only for an I/O failure whose cause is not a JSON parse error
+   */
+  static boolean shouldRetry(Exception e) {
+    if (e instanceof NotFoundException) {
+      return false;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JsonProcessingException) {
+        return false;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return e instanceof RuntimeIOException || e instanceof UncheckedIOException;
+  }
+}
