@@ -23,6 +23,15 @@ final class JsonErrorHandler extends ErrorHandler {
     this.json = json;
   }
 
+  /**
+   * Every method gets the JSON body: Jetty's default writes one only for GET, POST and HEAD, so a
+   * DELETE or PUT Jetty refuses (a bad {@code %}-escape in its path) was an empty 400.
+   */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(
       Request request, Response response, int code, String message, Throwable cause, Callback callback) {

@@ -3,7 +3,9 @@ package dev.lethe.catalog.entity;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
+import dev.lethe.catalog.entity.migration.V7__names_compare_exactly;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -61,7 +63,12 @@ public final class CatalogDatabase implements AutoCloseable {
   }
 
   private static void migrate(DataSource ds, DatabaseVendor vendor) {
-    Flyway.configure()
+    FluentConfiguration flyway = Flyway.configure();
+    if (vendor == DatabaseVendor.MYSQL) {
+      // NO PAD name columns; the collation's name differs between MariaDB and MySQL (docs/design/0402)
+      flyway.javaMigrations(new V7__names_compare_exactly());
+    }
+    flyway
         .dataSource(ds)
         .locations(vendor.migrationLocation())
         .table("lethe_schema_history")

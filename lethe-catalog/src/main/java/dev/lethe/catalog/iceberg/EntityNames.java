@@ -1,17 +1,23 @@
 package dev.lethe.catalog.iceberg;
 
+import dev.lethe.catalog.entity.ColumnLimits;
+import dev.lethe.catalog.entity.NamespaceNames;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * Which names Lethe accepts for namespaces, tables and views: non-empty, at most 255 characters,
- * not {@code .} or {@code ..}, no {@code /} and no control characters. Names become directories of
- * default locations, so {@code .} and {@code ..} would put a table outside its namespace directory. A bad name is an {@link IllegalArgumentException}
- * (Iceberg REST: 400) raised before anything is read or written.
+ * not {@code .} or {@code ..}, no {@code /}, no control characters and no unpaired UTF-16 surrogate;
+ * a namespace's levels joined by U+001F fit its 512-character column ({@link ColumnLimits}). Names
+ * become directories of default locations, so {@code .} and {@code ..} would put a table outside its
+ * namespace directory (a name's directory is bounded to the file system's 255 bytes by {@link
+ * DirectoryNames}). A bad name is an {@link IllegalArgumentException} (Iceberg REST: 400) raised
+ * before anything is read or written (docs/design/0400-strict-request-input.md,
+ * docs/design/0401-name-and-column-limits.md).
  */
 public final class EntityNames {
   /** The longest accepted name, in characters. */
-  public static final int MAX_LENGTH = 255;
+  public static final int MAX_LENGTH = ColumnLimits.ENTITY_NAME_CHARS;
 
   private EntityNames() {}
 
@@ -32,6 +38,7 @@ public final class EntityNames {
       throw new IllegalArgumentException(
           "Invalid " + kind + " name: longer than " + MAX_LENGTH + " characters");
     }
+    WellFormedText.check(kind + " name", name);
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (c == '/') {
@@ -56,6 +63,7 @@ public final class EntityNames {
     for (String level : namespace.levels()) {
       check("namespace", level);
     }
+    ColumnLimits.checkNamespaceName(NamespaceNames.encode(namespace));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.lethe.catalog.iceberg;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.ColumnLimits;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -153,7 +154,9 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   protected String defaultWarehouseLocation(TableIdentifier identifier) {
     EntityNames.checkIdentifier("table", identifier);
     boolean unique = Boolean.parseBoolean(catalog.properties().getOrDefault(UNIQUE_TABLE_LOCATION, "true"));
-    String dir = unique ? identifier.name() + "-" + ids.get().replace("-", "") : identifier.name();
+    // bounded to a file name's 255 bytes: every accepted name gets a directory (docs/design/0401)
+    String dir = unique ? DirectoryNames.of(identifier.name(), "-" + ids.get().replace("-", ""))
+        : DirectoryNames.of(identifier.name());
     return namespaceLocation(identifier.namespace()) + "/" + dir;
   }
 
@@ -163,7 +166,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     if (location != null && !location.isEmpty()) {
       return stripTrailingSlash(location);
     }
-    return stripTrailingSlash(catalog.warehouse()) + "/" + String.join("/", namespace.levels());
+    return stripTrailingSlash(catalog.warehouse()) + "/"
+        + String.join("/", java.util.Arrays.stream(namespace.levels()).map(DirectoryNames::of).toList());
   }
 
   private static String stripTrailingSlash(String s) {
@@ -321,13 +325,14 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation, boolean overwrite) {
     EntityNames.checkIdentifier("table", identifier);
     WriteConfinement.spelling("metadata file", metadataFileLocation);
+    ColumnLimits.checkMetadataLocation("Cannot register " + identifier, metadataFileLocation);
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
     TableOperations ops = newTableOps(identifier);
     TableMetadata current = ops.current();
     // fail before any change if unreadable, outside the allowed locations or outside its own roots
-    TableMetadata next = TableMetadataParser.read(ops.io().newInputFile(metadataFileLocation));
+    TableMetadata next = RegisteredMetadata.readTable(ops.io(), identifier, metadataFileLocation);
     WriteConfinement.checkTable(allowed, null, next);
     TableRoots roots = TableRoots.of(next);
     WriteConfinement.checkRegisteredMetadataFile(roots, metadataFileLocation);
@@ -355,7 +360,10 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("table", identifier);
     WriteConfinement.spelling("metadata file", metadataFileLocation);
+    ColumnLimits.checkMetadataLocation("Cannot register " + identifier, metadataFileLocation);
     checkNameFree(identifier);
+    // a file that is not table metadata JSON is the client's mistake (400), found before anything is written
+    RegisteredMetadata.readTable(io, identifier, metadataFileLocation);
     return super.registerTable(identifier, metadataFileLocation);
   }
 
@@ -451,6 +459,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   public org.apache.iceberg.view.View registerView(TableIdentifier identifier, String metadataFileLocation) {
     EntityNames.checkIdentifier("view", identifier);
     WriteConfinement.checkViewMetadataFile(allowed, metadataFileLocation);
+    ColumnLimits.checkMetadataLocation("Cannot register view " + identifier, metadataFileLocation);
+    RegisteredMetadata.readView(io, identifier, metadataFileLocation);
     return super.registerView(identifier, metadataFileLocation);
   }
 
@@ -523,6 +533,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public void createNamespace(Namespace namespace, Map<String, String> metadata) {
     EntityNames.checkNamespace(namespace);
+    checkProperties(metadata == null ? Map.of() : metadata);
     WriteConfinement.checkNamespaceLocation(allowed, metadata);
     long now = clock.millis();
     try {
@@ -604,6 +615,17 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     return changeProperties(namespace, props -> props.putAll(properties));
   }
 
+  /** Well-formed keys and values that fit the properties column (400 before any write). */
+  private static void checkProperties(Map<String, String> properties) {
+    properties.forEach((k, v) -> {
+      WellFormedText.check("namespace property key", k);
+      if (v != null) {
+        WellFormedText.check("value of namespace property " + k, v);
+      }
+    });
+    ColumnLimits.checkNamespaceProperties(properties);
+  }
+
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
     return changeProperties(namespace, props -> props.keySet().removeAll(properties));
@@ -618,6 +640,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       if (props.equals(row.properties())) {
         return false;
       }
+      checkProperties(props);
       return new NamespaceDao(h).updateProperties(row.namespaceId(), props, clock.millis()) == 1;
     });
   }

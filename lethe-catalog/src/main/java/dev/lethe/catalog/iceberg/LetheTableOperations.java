@@ -1,5 +1,6 @@
 package dev.lethe.catalog.iceberg;
 
+import dev.lethe.catalog.entity.ColumnLimits;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
@@ -96,6 +97,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
         : newTable ? "Cannot create table " + identifier : "Cannot commit " + identifier;
     // rule 1: refuse before anything is written (a location such as "file:/x?" must not overwrite /x)
     WriteConfinement.checkTable(allowed, base, metadata);
+    checkColumnLimits(register, metadata, refusal);
     List<LocationPath> roots = null;
     TableRoots tableRoots = null;
     if (newTable || WriteConfinement.rootsChanged(base, metadata)) {
@@ -127,6 +129,23 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
       });
     }
   }
+
+  /**
+   * Column limits before any file is written (docs/design/0401-name-and-column-limits.md): the
+   * metadata file this commit writes (its longest possible name) or registers must fit {@code
+   * metadata_location}, and each root must fit a claim's {@code root}; otherwise the row could not be
+   * stored and the file written first would be left behind.
+   */
+  private void checkColumnLimits(boolean register, TableMetadata metadata, String refusal) {
+    ColumnLimits.checkMetadataLocation(refusal, register ? metadata.metadataFileLocation()
+        : metadataFileLocation(metadata, LONGEST_METADATA_FILE_NAME));
+    for (LocationPath root : TableRoots.of(metadata).roots()) {
+      ColumnLimits.checkClaimRoot(refusal, root.toString());
+    }
+  }
+
+  /** Longer than any {@code <version>-<uuid>[.gz].metadata.json} Iceberg names a metadata file. */
+  static final String LONGEST_METADATA_FILE_NAME = "x".repeat(64);
 
   private Optional<ClaimOwner> liveOwner(Handle h) {
     return LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
@@ -191,6 +210,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
    */
   String writeMetadata(TableMetadata base, TableMetadata metadata) {
     WriteConfinement.checkTable(allowed, base, metadata);
+    checkColumnLimits(false, metadata, "Cannot commit " + identifier);
     return writeNewMetadataIfRequired(false, metadata);
   }
 }

@@ -9,6 +9,7 @@ import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.WriteConfinement;
+import dev.lethe.catalog.entity.ColumnLimits;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -84,6 +85,10 @@ final class LetheViewOperations extends BaseViewOperations {
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
     WriteConfinement.checkView(allowed, base, metadata);
+    // the row must be storable before a file is written (docs/design/0401-name-and-column-limits.md)
+    ColumnLimits.checkMetadataLocation("Cannot write view " + identifier,
+        base == null && metadata.metadataFileLocation() != null ? metadata.metadataFileLocation()
+            : metadataDirectory(metadata) + "/" + LetheTableOperations.LONGEST_METADATA_FILE_NAME);
     if (base == null && metadata.metadataFileLocation() != null) {
       WriteConfinement.checkViewMetadataFile(allowed, metadata.metadataFileLocation()); // a register
     } else {

@@ -35,7 +35,9 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 
 /**
- * The Iceberg REST routes under {@code /iceberg/v1/} (DESIGN.md "HTTP surface"). Each handler only
+ * The Iceberg REST routes under {@code /iceberg/v1/}. Path segments are decoded by {@link
+ * PathSegments} and request bodies read strictly by {@link IcebergJson}
+ * (docs/design/0400-strict-request-input.md). Each handler only
  * parses the request with Iceberg's models, checks access, calls Iceberg's {@link CatalogHandlers}
  * (or the catalog) and writes the response; catalog rules live in {@link LetheCatalog}.
  */
@@ -54,6 +56,7 @@ public final class IcebergRestRoutes {
       Endpoint.V1_UPDATE_VIEW, Endpoint.V1_DELETE_VIEW, Endpoint.V1_RENAME_VIEW, Endpoint.V1_REGISTER_VIEW);
 
   private static final String NAMESPACE_SEPARATOR = "\u001f";
+  private static final String PARAMS = "lethe.iceberg.path-params";
 
   private final IcebergCatalogs catalogs;
   private final IcebergJson json;
@@ -296,7 +299,9 @@ public final class IcebergRestRoutes {
   private void route(RoutesConfig routes, HandlerType method, String path, CatalogHandler handler) {
     boolean write = method != HandlerType.GET && method != HandlerType.HEAD;
     routes.addHttpHandler(method, path, ctx -> {
-      String prefix = ctx.pathParam("prefix");
+      // decoded as the reference server does ('+' is a space), before anything else reads them
+      ctx.attribute(PARAMS, PathSegments.params(path, ctx.path()));
+      String prefix = param(ctx, "prefix");
       access.check(ctx.header("Authorization"), prefix, write);
       LetheCatalog catalog = catalogs.catalog(prefix)
           .orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
@@ -350,8 +355,15 @@ public final class IcebergRestRoutes {
     };
   }
 
+  /** A path parameter decoded by {@link PathSegments}. */
+  private static String param(Context ctx, String name) {
+    java.util.Map<String, String> params = ctx.attribute(PARAMS);
+    String value = params == null ? null : params.get(name);
+    return value != null ? value : ctx.pathParam(name);
+  }
+
   private static Namespace namespace(Context ctx) {
-    return decodeNamespace(ctx.pathParam("namespace"));
+    return decodeNamespace(param(ctx, "namespace"));
   }
 
   private static Namespace decodeNamespace(String decoded) {
@@ -361,13 +373,13 @@ public final class IcebergRestRoutes {
   }
 
   private static TableIdentifier tableId(Context ctx) {
-    TableIdentifier id = TableIdentifier.of(namespace(ctx), ctx.pathParam("table"));
+    TableIdentifier id = TableIdentifier.of(namespace(ctx), param(ctx, "table"));
     EntityNames.check("table", id.name());
     return id;
   }
 
   private static TableIdentifier viewId(Context ctx) {
-    TableIdentifier id = TableIdentifier.of(namespace(ctx), ctx.pathParam("view"));
+    TableIdentifier id = TableIdentifier.of(namespace(ctx), param(ctx, "view"));
     EntityNames.check("view", id.name());
     return id;
   }
