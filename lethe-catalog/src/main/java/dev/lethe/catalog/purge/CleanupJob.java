@@ -21,6 +21,8 @@ package dev.lethe.catalog.purge;
  * @param createdBy principal that requested the drop
  * @param createdAt ms since epoch (database clock)
  * @param updatedAt last state change, ms since epoch (database clock)
+ * @param nextAttemptAt for a {@code PENDING} job waiting after a failed attempt, the earliest time
+ *     (ms since epoch, database clock) a worker may claim it; null when claimable at once
  */
 public record CleanupJob(
     long jobId,
@@ -39,7 +41,8 @@ public record CleanupJob(
     Long heartbeatAt,
     String createdBy,
     long createdAt,
-    long updatedAt) {
+    long updatedAt,
+    Long nextAttemptAt) {
 
   /** Never prints the FileIO properties. */
   @Override

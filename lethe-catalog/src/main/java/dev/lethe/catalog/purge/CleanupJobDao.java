@@ -19,11 +19,16 @@ import org.jdbi.v3.core.statement.Query;
 public final class CleanupJobDao {
   private static final String COLUMNS =
       "job_id, object_type, metalake_name, catalog_id, catalog_name, namespace, object_name, metadata_location, "
-          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at";
+          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, "
+          + "next_attempt_at";
 
-  /** A job any free worker may claim: pending, or running with a stale (or no) heartbeat. */
+  /**
+   * A job any free worker may claim: pending and past its retry wait (issue 9 rule 5), or running
+   * with a stale (or no) heartbeat. {@code :now} and {@code :stale} are database-clock times.
+   */
   private static final String CLAIMABLE =
-      "(state = 'PENDING' OR (state = 'RUNNING' AND (heartbeat_at IS NULL OR heartbeat_at < :stale)))";
+      "((state = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= :now)) "
+          + "OR (state = 'RUNNING' AND (heartbeat_at IS NULL OR heartbeat_at < :stale)))";
 
   private final Handle handle;
 
@@ -121,11 +126,13 @@ public final class CleanupJobDao {
   /**
    * Ids of claimable jobs, oldest change first: the candidate window of the portable claim.
    *
+   * @param now the database clock now: jobs whose retry wait has not passed are skipped
    * @param stale heartbeats older than this (ms since epoch) are abandoned
    * @param window most ids returned
    */
-  public List<Long> claimCandidates(long stale, int window) {
+  public List<Long> claimCandidates(long now, long stale, int window) {
     Query q = handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE " + CLAIMABLE + " ORDER BY updated_at, job_id")
+        .bind("now", now)
         .bind("stale", stale);
     q.setMaxRows(window);
     return q.mapTo(Long.class).list();
@@ -135,9 +142,10 @@ public final class CleanupJobDao {
    * The first claimable job, row-locked and skipping rows other transactions hold ({@code FOR
    * UPDATE SKIP LOCKED}); call inside a transaction. PostgreSQL and MariaDB 10.6+ only.
    */
-  public Optional<Long> lockFirstClaimable(long stale) {
+  public Optional<Long> lockFirstClaimable(long now, long stale) {
     return handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE " + CLAIMABLE
             + " ORDER BY updated_at, job_id LIMIT 1 FOR UPDATE SKIP LOCKED")
+        .bind("now", now)
         .bind("stale", stale)
         .mapTo(Long.class)
         .findOne();
@@ -146,13 +154,14 @@ public final class CleanupJobDao {
   /**
    * Claims a job if it is still claimable: the compare-and-set of async design §5.5.
    *
-   * @param now the heartbeat written, which seeds the claimer's lease
+   * @param now the heartbeat written, which seeds the claimer's lease; also the time a retry wait
+   *     must have passed
    * @param stale heartbeats older than this are abandoned
    * @return true if this call claimed it
    */
   public boolean claim(long jobId, long now, long stale) {
-    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'RUNNING', heartbeat_at = :now, updated_at = :now "
-            + "WHERE job_id = :id AND " + CLAIMABLE)
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'RUNNING', heartbeat_at = :now, updated_at = :now, "
+            + "next_attempt_at = NULL WHERE job_id = :id AND " + CLAIMABLE)
         .bind("now", now)
         .bind("stale", stale)
         .bind("id", jobId)
@@ -175,14 +184,18 @@ public final class CleanupJobDao {
   }
 
   /**
-   * Applies a {@link PurgeTransition} if this owner still holds the lease.
+   * Applies a {@link PurgeTransition} if this owner still holds the lease; a {@code PENDING} write
+   * with a retry wait sets {@code next_attempt_at = now + wait}.
    *
    * @param lease the heartbeat value the owner last wrote
    * @return true if applied, false if the lease was lost (nothing changed)
    */
   public boolean finish(long jobId, long lease, PurgeTransition.Write write, long now) {
+    Long next = write.state() == CleanupJobState.PENDING && write.retryDelayMs() > 0 ? now + write.retryDelayMs() : null;
     return handle.createUpdate("UPDATE lethe_cleanup_job SET state = :state, attempts = :attempts, last_error = :err, "
-            + "heartbeat_at = NULL, updated_at = :now WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+            + "heartbeat_at = NULL, updated_at = :now, next_attempt_at = :next "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("next", next)
         .bind("state", write.state().name())
         .bind("attempts", write.attempts())
         .bind("err", write.lastError())
@@ -231,6 +244,8 @@ public final class CleanupJobDao {
   private static CleanupJob map(ResultSet rs) throws SQLException {
     long hb = rs.getLong("heartbeat_at");
     Long heartbeat = rs.wasNull() ? null : hb;
+    long na = rs.getLong("next_attempt_at");
+    Long nextAttempt = rs.wasNull() ? null : na;
     return new CleanupJob(
         rs.getLong("job_id"),
         CleanupObjectType.valueOf(rs.getString("object_type")),
@@ -248,6 +263,7 @@ public final class CleanupJobDao {
         heartbeat,
         rs.getString("created_by"),
         rs.getLong("created_at"),
-        rs.getLong("updated_at"));
+        rs.getLong("updated_at"),
+        nextAttempt);
   }
 }

@@ -118,7 +118,8 @@ public final class PurgeWorkerPool implements AutoCloseable {
       if (lease.stopRequested() && !(outcome instanceof PurgeOutcome.Completed) && !(outcome instanceof PurgeOutcome.LeaseLost)) {
         outcome = new PurgeOutcome.Released(); // an interrupted run is not a failed attempt
       }
-      PurgeTransition.Decision decision = PurgeTransition.next(job, outcome, settings.maxAttempts());
+      PurgeTransition.Decision decision = PurgeTransition.next(job, outcome, settings.maxAttempts(),
+          attempts -> settings.retryDelayMs(attempts, bound -> java.util.concurrent.ThreadLocalRandom.current().nextLong(bound)));
       if (decision instanceof PurgeTransition.Write write) {
         boolean applied = database.jdbi().inTransaction(h -> {
           long now = clock.millis(h);
