@@ -44,11 +44,25 @@ public final class CleanupJobDao {
    * @return the new job id
    */
   public long insert(NewCleanupJob job, long now) {
+    return insert(job, now, false);
+  }
+
+  /**
+   * Inserts a job, {@code PENDING} or already claimed.
+   *
+   * @param now ms since epoch (database clock), stored as created and updated time, and as the
+   *     heartbeat (the lease) of a claimed job
+   * @param claimed true to insert it {@code RUNNING} with heartbeat {@code now}: owned by the
+   *     inserting process from its first instant (the synchronous purge), reclaimable by any
+   *     replica once that heartbeat goes stale
+   * @return the new job id
+   */
+  public long insert(NewCleanupJob job, long now, boolean claimed) {
     return handle
         .createUpdate("INSERT INTO lethe_cleanup_job (object_type, metalake_name, catalog_id, catalog_name, namespace, "
             + "object_name, metadata_location, file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, "
             + "created_by, created_at, updated_at) VALUES (:type, :metalake, :catalogId, :catalogName, :ns, :name, :loc, "
-            + ":impl, :props, 'PENDING', 0, NULL, NULL, :by, :now, :now)")
+            + ":impl, :props, :state, 0, NULL, :heartbeat, :by, :now, :now)")
         .bind("type", job.objectType().name())
         .bind("metalake", job.metalakeName())
         .bind("catalogId", job.catalogId())
@@ -58,6 +72,8 @@ public final class CleanupJobDao {
         .bind("loc", job.metadataLocation())
         .bind("impl", job.fileIoImpl())
         .bind("props", job.encryptedFileIoProperties())
+        .bind("state", claimed ? CleanupJobState.RUNNING.name() : CleanupJobState.PENDING.name())
+        .bind("heartbeat", claimed ? Long.valueOf(now) : null)
         .bind("by", job.createdBy())
         .bind("now", now)
         .executeAndReturnGeneratedKeys("job_id")

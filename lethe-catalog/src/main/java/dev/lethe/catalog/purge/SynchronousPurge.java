@@ -1,130 +1,64 @@
 package dev.lethe.catalog.purge;
 
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
+import dev.lethe.catalog.entity.CatalogRow;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.io.CloseableIterator;
-import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Purges a table's files on the calling thread: the {@code DELETE …/tables/t?purgeRequested=true}
- * path without the async header (DESIGN.md "Drop paths", issue 2 item 5).
+ * The synchronous purge ({@code DELETE …/tables/t?purgeRequested=true} without the async header) as
+ * "enqueue and run now, wait for it" (issue 9 rule 3,
+ * docs/design/0051-synchronous-purge-is-a-durable-job.md):
  *
- * <p>Deletes exactly the set {@link PurgePlanner} plans (the set of Iceberg's {@code
- * CatalogUtil.dropTableData}), phase after phase in {@link PurgePhase} order, one {@link
- * FileBatchDeleter} call per batch. With a {@link DeletePool} the batches of a phase run on the
- * pool's threads (and on the calling thread when the pool is full), and every batch of a phase
- * finishes before the next phase starts, so the current metadata file still goes last; without
- * one they run on the calling thread. Like Iceberg it is best effort: a failed delete or an
- * unreadable manifest is logged, counted in the {@link PurgeResult}, and the purge goes on.
+ * <ol>
+ *   <li>one transaction removes the entry, hands its location claims to a new cleanup job and
+ *       inserts that job already claimed by this process ({@link
+ *       CleanupJobEnqueuer#dropTableClaimed}) — before any file is touched;
+ *   <li>the {@link PurgeJobExecutor} the async workers use runs the job on the calling thread under
+ *       that lease: same runner, order, failure policy and retry backoff, same outcome write.
+ * </ol>
  *
- * <p>Immutable and thread-safe; one instance may serve all requests.
+ * <p>So a commit racing the drop either lands before it (its metadata is what the job purges) or
+ * finds no row (404), and a process killed mid-purge leaves a {@code RUNNING} job that any replica
+ * reclaims once its heartbeat is stale and finishes. Thread-safe.
  */
-public final class SynchronousPurge {
+public final class SynchronousPurge implements TablePurge {
   private static final Logger LOG = LoggerFactory.getLogger(SynchronousPurge.class);
 
-  private final PurgePlanner planner;
-  private final DeletePool deletes;
+  private final CleanupJobEnqueuer enqueuer;
+  private final PurgeJobExecutor executor;
 
   /**
-   * A purge with {@link PurgePlanner#DEFAULT_BATCH_SIZE} paths per delete call, on the calling
-   * thread.
+   * @param enqueuer writes the entry removal and the claimed job
+   * @param executor the process's job executor (shared with the worker pool)
    */
-  public SynchronousPurge() {
-    this(new PurgePlanner());
+  public SynchronousPurge(CleanupJobEnqueuer enqueuer, PurgeJobExecutor executor) {
+    this.enqueuer = Objects.requireNonNull(enqueuer, "Cannot create synchronous purge: enqueuer is null");
+    this.executor = Objects.requireNonNull(executor, "Cannot create synchronous purge: executor is null");
   }
 
   /**
-   * A purge that plans with {@code planner} and deletes on the calling thread.
+   * Drops the table and purges its files before returning.
    *
-   * @param planner the planner (batch size, dedupe window, missing manifest list policy), not null
+   * @param createdBy principal recorded as the job's {@code createdBy}
+   * @return how the run ended: {@code SUCCEEDED}; {@code PENDING} when the attempt failed and the
+   *     workers retry it after the backoff; {@code FAILED} on a terminal failure; {@code RUNNING}
+   *     when another process took the job over. The entry is gone in every case.
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException if there is no live table (nothing
+   *     changes)
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException if another entry that can become
+   *     live overlaps the table's location (nothing changes)
    */
-  public SynchronousPurge(PurgePlanner planner) {
-    this(planner, null);
-  }
-
-  /**
-   * A purge that plans with {@code planner} and deletes each phase's batches on {@code deletes}.
-   *
-   * @param planner the planner (batch size, dedupe window, missing manifest list policy), not null
-   * @param deletes the server's delete pool (shared with the asynchronous purge), or null to
-   *     delete on the calling thread
-   */
-  public SynchronousPurge(PurgePlanner planner, DeletePool deletes) {
-    this.planner = Objects.requireNonNull(planner, "Cannot create purge: planner is null");
-    this.deletes = deletes;
-  }
-
-  /**
-   * Deletes every file of the table that a purge deletes.
-   *
-   * @param io the table's FileIO (the catalog's, see {@code dev.lethe.catalog.io.FileIOFactory}),
-   *     not null
-   * @param metadata the table's current metadata, typically {@code TableMetadataParser.read(io,
-   *     metadataLocation)}, not null
-   * @return counts per phase; check {@link PurgeResult#complete()} to know whether anything was
-   *     left behind
-   * @throws org.apache.iceberg.exceptions.NotFoundException if a manifest list does not exist;
-   *     nothing has been deleted then (see {@link PurgePlanner#plan})
-   * @throws RuntimeException if a manifest list cannot be read; nothing has been deleted then
-   */
-  public PurgeResult purge(FileIO io, TableMetadata metadata) {
-    PurgePlan plan = planner.plan(io, metadata);
-    Map<PurgePhase, Integer> deleted = new EnumMap<>(PurgePhase.class);
-    Map<PurgePhase, Integer> failed = new EnumMap<>(PurgePhase.class);
-    List<ManifestReadFailure> unreadable = new ArrayList<>();
-    for (PurgePhase phase : plan.phases()) {
-      int phaseDeleted = 0;
-      int phaseFailed = 0;
-      try (CloseableIterator<List<String>> batches =
-          plan.batches(
-              phase,
-              failure -> {
-                LOG.warn(
-                    "Failed to read manifest {}: its data and delete files are not deleted: {}",
-                    failure.manifestPath(),
-                    failure.reason());
-                unreadable.add(failure);
-              })) {
-        List<Future<BatchOutcome>> pending = new ArrayList<>();
-        try {
-          while (batches.hasNext()) {
-            List<String> batch = batches.next();
-            if (deletes == null) {
-              pending.add(CompletableFuture.completedFuture(FileBatchDeleter.delete(io, phase, batch)));
-            } else {
-              pending.add(deletes.submit(() -> FileBatchDeleter.delete(io, phase, batch)));
-            }
-          }
-        } finally {
-          // every batch of this phase is done before the next phase (or an error) goes on
-          for (Future<BatchOutcome> f : pending) {
-            BatchOutcome outcome = DeletePool.await(f);
-            phaseDeleted += outcome.deleted();
-            phaseFailed += outcome.failed();
-          }
-        }
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("Failed to close purge batches of " + phase, e);
-      }
-      deleted.put(phase, phaseDeleted);
-      failed.put(phase, phaseFailed);
+  @Override
+  public PurgeJobExecutor.Finished purgeTable(CatalogRow catalog, TableIdentifier id, String createdBy) {
+    JobClaimer.Claimed claimed = enqueuer.dropTableClaimed(catalog, id, createdBy);
+    PurgeJobExecutor.Finished finished = executor.execute(claimed, false);
+    if (finished.state() != CleanupJobState.SUCCEEDED) {
+      LOG.warn("Synchronous purge of {}.{} (cleanup job {}) ended {}; the entry is dropped and {}: {}", catalog.name(), id,
+          claimed.job().jobId(), finished.state(), finished.state().active()
+              ? "the job is left to the workers" : "files may remain", finished.lastError());
     }
-    PurgeResult result =
-        new PurgeResult(plan.gcEnabled(), deleted, failed, unreadable, plan.missingManifestLists());
-    LOG.info(
-        "Purged table metadata {}: {} files deleted, {} failed, {} unreadable manifests",
-        metadata.metadataFileLocation(),
-        result.totalDeleted(),
-        result.totalFailed(),
-        unreadable.size());
-    return result;
+    return finished;
   }
 }

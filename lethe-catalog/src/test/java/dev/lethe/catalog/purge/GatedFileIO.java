@@ -31,6 +31,8 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
     volatile boolean failing;
     /** Deletes fail until this {@link System#nanoTime()} (a fault that lasts a while); 0 = never. */
     volatile long failUntilNanos;
+    /** Counted down when a {@code *.metadata.json} output file is opened (a commit about to swap). */
+    volatile CountDownLatch metadataOpened = new CountDownLatch(1);
 
     /** Holds every delete call until {@link #open()}. */
     void close() {
@@ -106,6 +108,9 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
 
   @Override
   public OutputFile newOutputFile(String path) {
+    if (path.endsWith(".metadata.json")) {
+      gate.metadataOpened.countDown();
+    }
     return delegate.newOutputFile(path);
   }
 
