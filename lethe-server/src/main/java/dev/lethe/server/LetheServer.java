@@ -6,8 +6,6 @@ import dev.lethe.catalog.purge.AsyncPurgeSettings;
 import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CredentialCipher;
 import dev.lethe.catalog.purge.DeletePool;
-import dev.lethe.catalog.purge.PurgePlanner;
-import dev.lethe.catalog.purge.SynchronousPurge;
 import dev.lethe.catalog.purge.LoggingPurgeEventListener;
 import dev.lethe.catalog.purge.PurgeEvent;
 import dev.lethe.catalog.purge.PurgeEventListener;
@@ -47,6 +45,7 @@ import dev.lethe.server.iceberg.AuthorizerAccessCheck;
 import dev.lethe.server.iceberg.IcebergErrors;
 import dev.lethe.server.iceberg.IcebergJson;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
+import dev.lethe.server.iceberg.TableDrops;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -162,8 +161,10 @@ public final class LetheServer implements AutoCloseable {
     }
     // one server-wide delete pool: the synchronous purge and the async workers share it (§5.5)
     DeletePool deletes = DeletePool.of(purgeSettings);
+    // the synchronous purge runs on the async purge's executor, built below before the first request
+    AtomicReference<AsyncPurgeService> purgeRef = new AtomicReference<>();
     IcebergCatalogs catalogs = new IcebergCatalogs(database, DEFAULT_METALAKE, clock, () -> UUID.randomUUID().toString(),
-        new SynchronousPurge(new PurgePlanner(purgeSettings.deleteBatchSize()), deletes));
+        (catalog, id, principal) -> purgeRef.get().purgeTable(catalog, id, principal));
     Javalin app;
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AsyncPurgeService purge = null;
@@ -221,12 +222,13 @@ public final class LetheServer implements AutoCloseable {
       };
       purge = new AsyncPurgeService(database, DEFAULT_METALAKE, purgeSettings, cipher, registry, listener, clock, deletes);
       AsyncPurgeService asyncPurge = purge;
+      purgeRef.set(asyncPurge);
       SoftDeletes softDeletes = new SoftDeletes(database, DEFAULT_METALAKE, SoftDeleteConfig.settings(config.properties()),
           cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
       // runs whatever the flag says: existing records still expire when new ones are off (§5.7)
       expiry = new SoftDeleteExpiry(softDeletes, asyncPurge::wakeUp);
       expiryRef.set(expiry);
-      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, new AsyncDrops() {
+      AsyncDrops asyncDrops = new AsyncDrops() {
         @Override
         public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
           return asyncPurge.dropTable(catalog, id, principal);
@@ -236,9 +238,12 @@ public final class LetheServer implements AutoCloseable {
         public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String principal) {
           return asyncPurge.dropView(catalog, id, principal);
         }
-      }, softDeletes);
+      };
+      // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
+      TableDrops drops = new TableDrops(asyncDrops, softDeletes);
+      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, asyncDrops, drops);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
-      SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access);
+      SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops);
       StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access));
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;

@@ -6,7 +6,11 @@ import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.MetalakeDao;
 import dev.lethe.catalog.entity.MetalakeRow;
 import dev.lethe.catalog.io.FileIOFactory;
-import dev.lethe.catalog.purge.SynchronousPurge;
+import dev.lethe.catalog.purge.AsyncPurgeService;
+import dev.lethe.catalog.purge.PurgeJobExecutor;
+import dev.lethe.catalog.purge.TablePurge;
+import org.apache.iceberg.catalog.TableIdentifier;
+import dev.lethe.catalog.entity.CatalogRow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -28,7 +32,8 @@ public final class IcebergCatalogs implements AutoCloseable {
   private final Clock clock;
   private final Supplier<String> ids;
   private final FileIOFactory fileIOFactory = new FileIOFactory();
-  private final SynchronousPurge purge;
+  private final TablePurge purge;
+  private AsyncPurgeService standalone; // the default purge's, created on first use; guarded by this
   private final Map<String, LetheCatalog> open = new ConcurrentHashMap<>();
 
   /**
@@ -38,7 +43,24 @@ public final class IcebergCatalogs implements AutoCloseable {
    * @param ids source of unique ids
    */
   public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids) {
-    this(database, metalake, clock, ids, new SynchronousPurge());
+    this.database = database;
+    this.metalake = metalake;
+    this.clock = clock;
+    this.ids = ids;
+    // embedded use (tests, tools): the same durable purge job as a server, on an executor of its own
+    // with no worker threads; a job a failed attempt leaves PENDING waits for a server's workers
+    this.purge = this::standalonePurge;
+  }
+
+  private PurgeJobExecutor.Finished standalonePurge(CatalogRow catalog, TableIdentifier id, String createdBy) {
+    AsyncPurgeService service;
+    synchronized (this) {
+      if (standalone == null) {
+        standalone = AsyncPurgeService.embedded(database, metalake, clock);
+      }
+      service = standalone;
+    }
+    return service.purgeTable(catalog, id, createdBy);
   }
 
   /**
@@ -46,9 +68,10 @@ public final class IcebergCatalogs implements AutoCloseable {
    * @param metalake the metalake whose catalogs are served
    * @param clock source of entry times
    * @param ids source of unique ids
-   * @param purge the synchronous purge of {@code DELETE …?purgeRequested=true}, not null
+   * @param purge the synchronous purge of {@code DELETE …?purgeRequested=true} (the server's
+   *     {@link AsyncPurgeService#purgeTable}), not null
    */
-  public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids, SynchronousPurge purge) {
+  public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids, TablePurge purge) {
     this.purge = Objects.requireNonNull(purge, "purge");
     this.database = database;
     this.metalake = metalake;
@@ -167,5 +190,11 @@ public final class IcebergCatalogs implements AutoCloseable {
       }
     }
     open.clear();
+    synchronized (this) {
+      if (standalone != null) {
+        standalone.close();
+        standalone = null;
+      }
+    }
   }
 }

@@ -16,8 +16,8 @@ import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.location.WriteConfinement;
-import dev.lethe.catalog.purge.PurgeResult;
-import dev.lethe.catalog.purge.SynchronousPurge;
+import dev.lethe.catalog.purge.PurgeJobExecutor;
+import dev.lethe.catalog.purge.TablePurge;
 import dev.lethe.catalog.softdelete.RetainedNameGuard;
 import java.io.IOException;
 import java.time.Clock;
@@ -63,7 +63,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Namespaces must exist before tables and views are created in them and drop only when they hold
  * no table, view or child namespace. Dropping a table without purge removes its entry and leaves
- * every file; with purge it deletes the table's files synchronously, then removes the entry.
+ * every file; with purge it removes the entry and inserts a cleanup job in one transaction, then
+ * runs that job before returning (docs/design/0051-synchronous-purge-is-a-durable-job.md).
  * Dropping a view removes its entry only.
  *
  * <p>Default table locations are {@code <namespace location>/<table>-<id>}, where the namespace
@@ -80,7 +81,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   private final Jdbi jdbi;
   private final CatalogRow catalog;
   private final FileIO io;
-  private final SynchronousPurge purge;
+  private final TablePurge purge;
   private final Clock clock;
   private final Supplier<String> ids;
   private final AllowedLocations allowed;
@@ -96,7 +97,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    *     {@code allowed-locations} property does not parse
    */
   public LetheCatalog(
-      CatalogDatabase database, CatalogRow catalog, FileIO io, SynchronousPurge purge, Clock clock, Supplier<String> ids) {
+      CatalogDatabase database, CatalogRow catalog, FileIO io, TablePurge purge, Clock clock, Supplier<String> ids) {
     this.jdbi = database.jdbi();
     this.catalog = catalog;
     this.io = io;
@@ -204,37 +205,32 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     return super.buildTable(identifier, schema);
   }
 
+  /** Recorded as the job's {@code createdBy} of a purge asked through the {@code Catalog} API. */
+  public static final String CATALOG_API_PRINCIPAL = "catalog-api";
+
   /**
    * Drops a table. Without purge only the entry goes (and its location claims, in the same
-   * transaction); with purge the table's files are deleted first (see {@link #purgeTableFiles}),
-   * then the entry.
+   * transaction); with purge see {@link #purgeTable}.
    *
    * @return false if no live table of that name exists
    * @throws AlreadyExistsException (purge only) if another entry that can become live overlaps the
-   *     table's location: purging would delete its files; nothing is deleted
+   *     table's location: purging would delete its files; nothing changes
    */
   @Override
   public boolean dropTable(TableIdentifier identifier, boolean purge) {
-    if (!tableExists(identifier)) {
-      return false;
-    }
     if (purge) {
-      TableOperations ops = newTableOps(identifier);
-      checkPurgeOwnsLocation(identifier);
-      TableMetadata last = null;
       try {
-        last = ops.current();
-      } catch (NotFoundException e) {
-        LOG.warn("Cannot read metadata of table {} for purge; dropping the entry only: {}", identifier, e.getMessage());
-      }
-      if (last != null) {
-        purgeTableFiles(ops.io(), last);
+        purgeTable(identifier, CATALOG_API_PRINCIPAL);
+        return true;
+      } catch (NoSuchTableException e) {
+        return false;
       }
     }
     boolean deleted = jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
         .map(ns -> {
           TableDao tables = new TableDao(h);
-          Optional<TableRow> row = tables.findLive(ns.namespaceId(), identifier.name());
+          Optional<TableRow> row = tables.findNameHolderForUpdate(ns.namespaceId(), identifier.name())
+              .filter(r -> r.deletionId() == null);
           if (row.isEmpty() || tables.deleteLive(ns.namespaceId(), identifier.name()) != 1) {
             return false;
           }
@@ -245,36 +241,27 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     if (!deleted) {
       return false;
     }
-    LOG.info("Dropped table {}.{} (purge={})", catalog.name(), identifier, purge);
+    LOG.info("Dropped table {}.{} (purge=false)", catalog.name(), identifier);
     return true;
   }
 
   /**
-   * Rule 2 before a synchronous purge deletes anything: no other entry that can become live may
-   * hold a location overlapping the table's (checked with the table row locked and under the claims
-   * lock; a table without claims gets those of its metadata directory first).
+   * The synchronous purge (issue 9 rule 3): one transaction removes the entry, hands its location
+   * claims to a cleanup job and inserts that job claimed by this process; then the job runs on the
+   * calling thread with the executor the async workers use. The entry is gone whatever the run's
+   * outcome; a failed attempt leaves the job to the workers (see the returned state).
    *
-   * @throws AlreadyExistsException naming the other entry or job
+   * @param createdBy principal recorded with the job
+   * @throws NoSuchTableException if there is no live table of that name (nothing changes)
+   * @throws AlreadyExistsException if another entry that can become live overlaps the table's
+   *     location (nothing changes)
    */
-  private void checkPurgeOwnsLocation(TableIdentifier identifier) {
-    long now = clock.millis();
-    jdbi.useTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .flatMap(ns -> new TableDao(h).findNameHolderForUpdate(ns.namespaceId(), identifier.name()))
-        .filter(row -> row.deletionId() == null)
-        .ifPresent(row -> LocationClaims.checkHeld(h, ClaimOwner.table(row.tableId()),
-            () -> TableRoots.assumedFromMetadataFile(row.metadataLocation()), now, "Cannot purge " + identifier)));
-  }
-
-  /**
-   * The synchronous purge: the one place that deletes a table's files on drop. Best effort, like
-   * Iceberg's: files that could not be deleted are logged and counted, and the entry still goes.
-   */
-  private void purgeTableFiles(FileIO fileIO, TableMetadata metadata) {
-    PurgeResult result = purge.purge(fileIO, metadata);
-    if (result.totalFailed() > 0 || !result.unreadableManifests().isEmpty()) {
-      LOG.warn("Purge of table at {} left files: {} could not be deleted, {} manifests unreadable",
-          metadata.location(), result.totalFailed(), result.unreadableManifests().size());
-    }
+  public PurgeJobExecutor.Finished purgeTable(TableIdentifier identifier, String createdBy) {
+    EntityNames.checkIdentifier("table", identifier);
+    PurgeJobExecutor.Finished finished = purge.purgeTable(catalog, identifier, createdBy);
+    LOG.info("Dropped table {}.{} (purge=true, cleanup job {} {})", catalog.name(), identifier, finished.job().jobId(),
+        finished.state());
+    return finished;
   }
 
   @Override

@@ -20,7 +20,24 @@ public final class AsyncPurgeService implements AutoCloseable {
   private final PurgeEventListener listener;
   private final DeletePool deletePool;
   private final boolean ownsDeletePool;
+  private final PurgeJobExecutor executor;
+  private final SynchronousPurge synchronous;
   private final PurgeWorkerPool workers;
+
+  /**
+   * A service for embedded use (no server): no worker threads, a delete pool of its own, a random
+   * credential key (jobs use their catalog's current properties), meters registered nowhere, events
+   * logged. Its synchronous purge is the server's.
+   */
+  public static AsyncPurgeService embedded(CatalogDatabase database, String metalakeName, Clock clock) {
+    AsyncPurgeSettings d = AsyncPurgeSettings.DEFAULTS;
+    AsyncPurgeSettings settings = new AsyncPurgeSettings(0, d.deleteThreads(), d.deleteBatchSize(), d.pollIntervalMs(),
+        d.heartbeatTimeoutMs(), d.maxAttempts(), d.retentionHours(), d.initialBackoffMs(), d.maxBackoffMs());
+    byte[] key = new byte[32];
+    new java.security.SecureRandom().nextBytes(key);
+    return new AsyncPurgeService(database, metalakeName, settings, new CredentialCipher(key),
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), new LoggingPurgeEventListener(), clock);
+  }
 
   /**
    * Starts the workers with a delete pool of their own ({@code delete-threads} threads), closed
@@ -61,7 +78,25 @@ public final class AsyncPurgeService implements AutoCloseable {
     this.ownsDeletePool = ownsDeletePool;
     PurgeJobRunner runner = new PurgeJobRunner(database, cipher, fileIOFactory, deletePool, settings.deleteBatchSize(),
         metrics::filesDeleted);
-    this.workers = new PurgeWorkerPool(database, settings, JobClaimer.forDatabase(database), runner, listener, metrics);
+    // one executor for the workers and the synchronous purge: one lease heartbeat, one failure policy
+    this.executor = new PurgeJobExecutor(database, settings, runner, listener, metrics);
+    this.synchronous = new SynchronousPurge(enqueuer, executor);
+    this.workers = new PurgeWorkerPool(database, settings, JobClaimer.forDatabase(database), executor);
+  }
+
+  /**
+   * The synchronous purge: drops the table, inserts its job claimed by this process in the same
+   * transaction, and runs it on the calling thread with the workers' executor. A job left {@code
+   * PENDING} by a failed attempt is retried by the workers after the backoff.
+   *
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException if there is no live table
+   */
+  public PurgeJobExecutor.Finished purgeTable(CatalogRow catalog, TableIdentifier id, String principal) {
+    PurgeJobExecutor.Finished finished = synchronous.purgeTable(catalog, id, principal);
+    if (finished.state() == CleanupJobState.PENDING) {
+      workers.wakeUp();
+    }
+    return finished;
   }
 
   /**
@@ -107,6 +142,7 @@ public final class AsyncPurgeService implements AutoCloseable {
   public void close() {
     try {
       workers.close();
+      executor.close();
     } finally {
       if (ownsDeletePool) {
         deletePool.close();

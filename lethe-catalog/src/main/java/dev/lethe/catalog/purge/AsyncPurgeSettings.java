@@ -13,6 +13,10 @@ package dev.lethe.catalog.purge;
  *     300000), at least 3; heartbeats are written every third of it
  * @param maxAttempts failed attempts before {@code FAILED} (default 5), at least 1
  * @param retentionHours how long terminal rows are kept (default 720), at least 0
+ * @param initialBackoffMs wait ceiling after a job's first failed attempt, ms (default 2000), at
+ *     least 0; doubled after each further failure ({@link RetryBackoff})
+ * @param maxBackoffMs cap of the wait ceiling, ms (default 300000), at least {@code
+ *     initialBackoffMs}
  */
 public record AsyncPurgeSettings(
     int workerThreads,
@@ -21,10 +25,25 @@ public record AsyncPurgeSettings(
     long pollIntervalMs,
     long heartbeatTimeoutMs,
     int maxAttempts,
-    long retentionHours) {
+    long retentionHours,
+    long initialBackoffMs,
+    long maxBackoffMs) {
 
-  /** The design's defaults. */
-  public static final AsyncPurgeSettings DEFAULTS = new AsyncPurgeSettings(2, 4, 1000, 5000, 300_000, 5, 720);
+  /** Default {@code retry.initial-backoff-ms}. */
+  public static final long DEFAULT_INITIAL_BACKOFF_MS = 2000;
+  /** Default {@code retry.max-backoff-ms}. */
+  public static final long DEFAULT_MAX_BACKOFF_MS = 300_000;
+
+  /** The defaults. */
+  public static final AsyncPurgeSettings DEFAULTS =
+      new AsyncPurgeSettings(2, 4, 1000, 5000, 300_000, 5, 720, DEFAULT_INITIAL_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS);
+
+  /** Settings with the default retry backoff. */
+  public AsyncPurgeSettings(int workerThreads, int deleteThreads, int deleteBatchSize, long pollIntervalMs,
+      long heartbeatTimeoutMs, int maxAttempts, long retentionHours) {
+    this(workerThreads, deleteThreads, deleteBatchSize, pollIntervalMs, heartbeatTimeoutMs, maxAttempts, retentionHours,
+        DEFAULT_INITIAL_BACKOFF_MS, DEFAULT_MAX_BACKOFF_MS);
+  }
 
   /**
    * Checks the ranges.
@@ -39,12 +58,23 @@ public record AsyncPurgeSettings(
     require(heartbeatTimeoutMs >= 3, "heartbeat-timeout-ms", heartbeatTimeoutMs);
     require(maxAttempts >= 1, "max-attempts", maxAttempts);
     require(retentionHours >= 0, "retention-hours", retentionHours);
+    require(initialBackoffMs >= 0, "retry.initial-backoff-ms", initialBackoffMs);
+    require(maxBackoffMs >= initialBackoffMs, "retry.max-backoff-ms (at least retry.initial-backoff-ms)", maxBackoffMs);
   }
 
   private static void require(boolean ok, String key, long value) {
     if (!ok) {
       throw new IllegalArgumentException(key + " out of range: " + value);
     }
+  }
+
+  /**
+   * The wait before the next attempt of a job that has now failed {@code attempts} times.
+   *
+   * @param random given a bound {@code b >= 1}, a value in {@code [0, b)}
+   */
+  public long retryDelayMs(int attempts, java.util.function.LongUnaryOperator random) {
+    return RetryBackoff.delayMs(attempts, initialBackoffMs, maxBackoffMs, random);
   }
 
   /** Interval of the heartbeat task: a third of the timeout, so two renewals may be missed. */

@@ -26,7 +26,7 @@ public final class CasJobClaimer implements JobClaimer {
     return database.jdbi().withHandle(h -> {
       CleanupJobDao jobs = new CleanupJobDao(h);
       long now = clock.millis(h);
-      List<Long> window = jobs.claimCandidates(now - heartbeatTimeoutMs, WINDOW);
+      List<Long> window = jobs.claimCandidates(now, now - heartbeatTimeoutMs, WINDOW);
       for (long id : window) {
         long at = clock.millis(h);
         if (jobs.claim(id, at, at - heartbeatTimeoutMs)) {

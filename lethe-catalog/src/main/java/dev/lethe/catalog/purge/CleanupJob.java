@@ -25,6 +25,8 @@ package dev.lethe.catalog.purge;
  *     the table's location (or do not parse), counted over the phases run so far; 0 for views
  * @param purgedThrough the last phase a run of this job finished, or null before the first; a retry
  *     resumes after it (docs/design/0003-purge-sweep-and-kept-files.md §3)
+ * @param nextAttemptAt for a {@code PENDING} job waiting after a failed attempt, the earliest time
+ *     (ms since epoch, database clock) a worker may claim it; null when claimable at once
  */
 public record CleanupJob(
     long jobId,
@@ -45,15 +47,17 @@ public record CleanupJob(
     long createdAt,
     long updatedAt,
     long keptFiles,
-    PurgePhase purgedThrough) {
+    PurgePhase purgedThrough,
+    Long nextAttemptAt) {
 
-  /** A job that has not run yet: nothing kept, no phase finished. */
+  /** A job that has not run yet: nothing kept, no phase finished, claimable at once. */
   public CleanupJob(long jobId, CleanupObjectType objectType, String metalakeName, String catalogId, String catalogName,
       String namespace, String objectName, String metadataLocation, String fileIoImpl,
       String encryptedFileIoProperties, CleanupJobState state, int attempts, String lastError, Long heartbeatAt,
       String createdBy, long createdAt, long updatedAt) {
     this(jobId, objectType, metalakeName, catalogId, catalogName, namespace, objectName, metadataLocation, fileIoImpl,
-        encryptedFileIoProperties, state, attempts, lastError, heartbeatAt, createdBy, createdAt, updatedAt, 0, null);
+        encryptedFileIoProperties, state, attempts, lastError, heartbeatAt, createdBy, createdAt, updatedAt, 0, null,
+        null);
   }
 
   /** Never prints the FileIO properties. */

@@ -19,11 +19,16 @@ import org.jdbi.v3.core.statement.Query;
 public final class CleanupJobDao {
   private static final String COLUMNS =
       "job_id, object_type, metalake_name, catalog_id, catalog_name, namespace, object_name, metadata_location, "
-          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, kept_files, purged_through";
+          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, "
+          + "kept_files, purged_through, next_attempt_at";
 
-  /** A job any free worker may claim: pending, or running with a stale (or no) heartbeat. */
+  /**
+   * A job any free worker may claim: pending and past its retry wait (issue 9 rule 5), or running
+   * with a stale (or no) heartbeat. {@code :now} and {@code :stale} are database-clock times.
+   */
   private static final String CLAIMABLE =
-      "(state = 'PENDING' OR (state = 'RUNNING' AND (heartbeat_at IS NULL OR heartbeat_at < :stale)))";
+      "((state = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= :now)) "
+          + "OR (state = 'RUNNING' AND (heartbeat_at IS NULL OR heartbeat_at < :stale)))";
 
   private final Handle handle;
 
@@ -39,11 +44,25 @@ public final class CleanupJobDao {
    * @return the new job id
    */
   public long insert(NewCleanupJob job, long now) {
+    return insert(job, now, false);
+  }
+
+  /**
+   * Inserts a job, {@code PENDING} or already claimed.
+   *
+   * @param now ms since epoch (database clock), stored as created and updated time, and as the
+   *     heartbeat (the lease) of a claimed job
+   * @param claimed true to insert it {@code RUNNING} with heartbeat {@code now}: owned by the
+   *     inserting process from its first instant (the synchronous purge), reclaimable by any
+   *     replica once that heartbeat goes stale
+   * @return the new job id
+   */
+  public long insert(NewCleanupJob job, long now, boolean claimed) {
     return handle
         .createUpdate("INSERT INTO lethe_cleanup_job (object_type, metalake_name, catalog_id, catalog_name, namespace, "
             + "object_name, metadata_location, file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, "
             + "created_by, created_at, updated_at) VALUES (:type, :metalake, :catalogId, :catalogName, :ns, :name, :loc, "
-            + ":impl, :props, 'PENDING', 0, NULL, NULL, :by, :now, :now)")
+            + ":impl, :props, :state, 0, NULL, :heartbeat, :by, :now, :now)")
         .bind("type", job.objectType().name())
         .bind("metalake", job.metalakeName())
         .bind("catalogId", job.catalogId())
@@ -53,6 +72,8 @@ public final class CleanupJobDao {
         .bind("loc", job.metadataLocation())
         .bind("impl", job.fileIoImpl())
         .bind("props", job.encryptedFileIoProperties())
+        .bind("state", claimed ? CleanupJobState.RUNNING.name() : CleanupJobState.PENDING.name())
+        .bind("heartbeat", claimed ? Long.valueOf(now) : null)
         .bind("by", job.createdBy())
         .bind("now", now)
         .executeAndReturnGeneratedKeys("job_id")
@@ -121,11 +142,13 @@ public final class CleanupJobDao {
   /**
    * Ids of claimable jobs, oldest change first: the candidate window of the portable claim.
    *
+   * @param now the database clock now: jobs whose retry wait has not passed are skipped
    * @param stale heartbeats older than this (ms since epoch) are abandoned
    * @param window most ids returned
    */
-  public List<Long> claimCandidates(long stale, int window) {
+  public List<Long> claimCandidates(long now, long stale, int window) {
     Query q = handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE " + CLAIMABLE + " ORDER BY updated_at, job_id")
+        .bind("now", now)
         .bind("stale", stale);
     q.setMaxRows(window);
     return q.mapTo(Long.class).list();
@@ -135,9 +158,10 @@ public final class CleanupJobDao {
    * The first claimable job, row-locked and skipping rows other transactions hold ({@code FOR
    * UPDATE SKIP LOCKED}); call inside a transaction. PostgreSQL and MariaDB 10.6+ only.
    */
-  public Optional<Long> lockFirstClaimable(long stale) {
+  public Optional<Long> lockFirstClaimable(long now, long stale) {
     return handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE " + CLAIMABLE
             + " ORDER BY updated_at, job_id LIMIT 1 FOR UPDATE SKIP LOCKED")
+        .bind("now", now)
         .bind("stale", stale)
         .mapTo(Long.class)
         .findOne();
@@ -146,13 +170,14 @@ public final class CleanupJobDao {
   /**
    * Claims a job if it is still claimable: the compare-and-set of async design §5.5.
    *
-   * @param now the heartbeat written, which seeds the claimer's lease
+   * @param now the heartbeat written, which seeds the claimer's lease; also the time a retry wait
+   *     must have passed
    * @param stale heartbeats older than this are abandoned
    * @return true if this call claimed it
    */
   public boolean claim(long jobId, long now, long stale) {
-    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'RUNNING', heartbeat_at = :now, updated_at = :now "
-            + "WHERE job_id = :id AND " + CLAIMABLE)
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'RUNNING', heartbeat_at = :now, updated_at = :now, "
+            + "next_attempt_at = NULL WHERE job_id = :id AND " + CLAIMABLE)
         .bind("now", now)
         .bind("stale", stale)
         .bind("id", jobId)
@@ -175,14 +200,18 @@ public final class CleanupJobDao {
   }
 
   /**
-   * Applies a {@link PurgeTransition} if this owner still holds the lease.
+   * Applies a {@link PurgeTransition} if this owner still holds the lease; a {@code PENDING} write
+   * with a retry wait sets {@code next_attempt_at = now + wait}.
    *
    * @param lease the heartbeat value the owner last wrote
    * @return true if applied, false if the lease was lost (nothing changed)
    */
   public boolean finish(long jobId, long lease, PurgeTransition.Write write, long now) {
+    Long next = write.state() == CleanupJobState.PENDING && write.retryDelayMs() > 0 ? now + write.retryDelayMs() : null;
     return handle.createUpdate("UPDATE lethe_cleanup_job SET state = :state, attempts = :attempts, last_error = :err, "
-            + "heartbeat_at = NULL, updated_at = :now WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+            + "heartbeat_at = NULL, updated_at = :now, next_attempt_at = :next "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("next", next)
         .bind("state", write.state().name())
         .bind("attempts", write.attempts())
         .bind("err", write.lastError())
@@ -250,6 +279,8 @@ public final class CleanupJobDao {
   private static CleanupJob map(ResultSet rs) throws SQLException {
     long hb = rs.getLong("heartbeat_at");
     Long heartbeat = rs.wasNull() ? null : hb;
+    long na = rs.getLong("next_attempt_at");
+    Long nextAttempt = rs.wasNull() ? null : na;
     return new CleanupJob(
         rs.getLong("job_id"),
         CleanupObjectType.valueOf(rs.getString("object_type")),
@@ -269,6 +300,7 @@ public final class CleanupJobDao {
         rs.getLong("created_at"),
         rs.getLong("updated_at"),
         rs.getLong("kept_files"),
-        rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")));
+        rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")),
+        nextAttempt);
   }
 }

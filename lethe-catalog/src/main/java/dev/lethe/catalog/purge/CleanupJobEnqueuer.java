@@ -62,13 +62,34 @@ public final class CleanupJobEnqueuer {
    *     live holds a location overlapping the table's (nothing changes)
    */
   public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String createdBy) {
+    return dropTable(catalog, id, createdBy, false).job();
+  }
+
+  /**
+   * Drops a table's entry and inserts the purge job already claimed by the caller ({@code RUNNING},
+   * heartbeat = the returned lease): the first half of the synchronous purge. No worker can take
+   * the job while the caller's heartbeat renews the lease; if the caller dies, any replica reclaims
+   * it after {@code heartbeat-timeout-ms} and finishes it.
+   *
+   * @throws NoSuchTableException if there is no live table of that name (nothing changes)
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException if another entry that can become
+   *     live holds a location overlapping the table's (nothing changes)
+   */
+  public JobClaimer.Claimed dropTableClaimed(CatalogRow catalog, TableIdentifier id, String createdBy) {
+    return dropTable(catalog, id, createdBy, true);
+  }
+
+  private JobClaimer.Claimed dropTable(CatalogRow catalog, TableIdentifier id, String createdBy, boolean claimed) {
     String impl = fileIOFactory.implFor(catalog.warehouse(), catalog.properties());
     String props = cipher.encrypt(catalog.properties());
     return database.jdbi().inTransaction(h -> {
       NamespaceRow ns = namespace(h, catalog, id)
           .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", id));
       TableDao tables = new TableDao(h);
-      TableRow row = tables.findLive(ns.namespaceId(), id.name())
+      // row-locked: a commit racing this drop either updated the row before (and its metadata
+      // location is the one read here, so its files are purged) or finds it gone (404)
+      TableRow row = tables.findNameHolderForUpdate(ns.namespaceId(), id.name())
+          .filter(r -> r.deletionId() == null)
           .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", id));
       if (tables.deleteLive(ns.namespaceId(), id.name()) != 1) {
         throw new NoSuchTableException("Table does not exist: %s", id);
@@ -76,11 +97,11 @@ public final class CleanupJobEnqueuer {
       CleanupJobDao jobs = new CleanupJobDao(h);
       long now = clock.millis(h);
       long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(),
-          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now);
+          ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now, claimed);
       // rule 2: the job holds the table's locations until it ends, or nothing happens
       LocationClaims.transfer(h, ClaimOwner.table(row.tableId()), ClaimOwner.job(jobId),
           () -> TableRoots.assumedFromMetadataFile(row.metadataLocation()), now, "Cannot purge " + id);
-      return jobs.find(jobId).orElseThrow();
+      return new JobClaimer.Claimed(jobs.find(jobId).orElseThrow(), new Lease(jobId, now));
     });
   }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a {@link SynchronousPurge} did.
+ * Counts of one best-effort walk of a {@link PurgePlan}: deleted and failed files per phase.
  *
  * @param gcEnabled the table's {@code gc.enabled}; when false no data or delete file was touched
  * @param deleted files gone per phase, counting files that did not exist; every phase present

@@ -9,7 +9,8 @@ import java.util.Objects;
  *   <caption>Outcome → row change</caption>
  *   <tr><th>outcome</th><th>row</th></tr>
  *   <tr><td>completed</td><td>{@code SUCCEEDED}, attempts unchanged</td></tr>
- *   <tr><td>transient, attempts+1 &lt; max</td><td>attempts+1, last_error, {@code PENDING}, heartbeat cleared</td></tr>
+ *   <tr><td>transient, attempts+1 &lt; max</td><td>attempts+1, last_error, {@code PENDING}, heartbeat cleared,
+ *       not claimable for the {@link RetryBackoff} wait</td></tr>
  *   <tr><td>transient, attempts+1 reaches max</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
  *   <tr><td>terminal</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
  *   <tr><td>released (worker shutting down)</td><td>{@code PENDING}, attempts and last_error unchanged, heartbeat cleared</td></tr>
@@ -31,8 +32,15 @@ public final class PurgeTransition {
    * @param state new state
    * @param attempts new attempt count
    * @param lastError new last_error; null keeps none (only on success with no earlier error)
+   * @param retryDelayMs for a {@code PENDING} row after a failed attempt, how long (ms, database
+   *     clock) no worker may claim it; 0 = claimable at once
    */
-  public record Write(CleanupJobState state, int attempts, String lastError) implements Decision {}
+  public record Write(CleanupJobState state, int attempts, String lastError, long retryDelayMs) implements Decision {
+    /** A write that leaves the row claimable at once. */
+    public Write(CleanupJobState state, int attempts, String lastError) {
+      this(state, attempts, lastError, 0);
+    }
+  }
 
   /** Write nothing: the lease is lost. */
   public record NoWrite() implements Decision {}
@@ -43,6 +51,18 @@ public final class PurgeTransition {
    * @param maxAttempts the {@code max-attempts} setting, at least 1
    */
   public static Decision next(CleanupJob job, PurgeOutcome outcome, int maxAttempts) {
+    return next(job, outcome, maxAttempts, attempts -> 0);
+  }
+
+  /**
+   * @param job the job as claimed (its {@code attempts} and {@code lastError})
+   * @param outcome how the run ended
+   * @param maxAttempts the {@code max-attempts} setting, at least 1
+   * @param backoff the wait (ms) after a job's n-th failed attempt, e.g. {@link
+   *     AsyncPurgeSettings#retryDelayMs}
+   */
+  public static Decision next(CleanupJob job, PurgeOutcome outcome, int maxAttempts,
+      java.util.function.IntToLongFunction backoff) {
     Objects.requireNonNull(outcome, "outcome");
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("max-attempts must be >= 1, got " + maxAttempts);
@@ -54,7 +74,9 @@ public final class PurgeTransition {
       int attempts = job.attempts() + 1;
       boolean exhausted = attempts >= maxAttempts;
       String reason = exhausted ? "gave up after " + attempts + " attempts: " + t.reason() : t.reason();
-      return new Write(exhausted ? CleanupJobState.FAILED : CleanupJobState.PENDING, attempts, truncate(reason));
+      return exhausted
+          ? new Write(CleanupJobState.FAILED, attempts, truncate(reason))
+          : new Write(CleanupJobState.PENDING, attempts, truncate(reason), Math.max(0, backoff.applyAsLong(attempts)));
     }
     if (outcome instanceof PurgeOutcome.Released) {
       return new Write(CleanupJobState.PENDING, job.attempts(), job.lastError());

@@ -13,9 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker pool of the asynchronous purge (async design §5.5, §5.6): {@code worker-threads}
- * threads, each claiming one job only when idle, running it with a {@link PurgeJobRunner} under a
- * {@link Lease} renewed by the process's one {@link LeaseHeartbeat}, and writing the outcome
- * decided by {@link PurgeTransition} with a compare-and-set on the lease. An idle worker polls
+ * threads, each claiming one job only when idle and running it with the {@link PurgeJobExecutor}
+ * (the synchronous purge's executor too). An idle worker polls
  * every {@code poll-interval-ms} (or at once after {@link #wakeUp}); terminal rows older than
  * {@code retention-hours} are pruned at most once a minute.
  */
@@ -26,10 +25,8 @@ public final class PurgeWorkerPool implements AutoCloseable {
   private final CatalogDatabase database;
   private final AsyncPurgeSettings settings;
   private final JobClaimer claimer;
-  private final PurgeJobRunner runner;
-  private final PurgeEventListener listener;
-  private final PurgeMetrics metrics;
-  private final LeaseHeartbeat heartbeat;
+  private final PurgeJobExecutor executor;
+  private final boolean ownsExecutor;
   private final DatabaseClock clock;
   private final Semaphore wake = new Semaphore(0);
   private final List<Thread> workers = new ArrayList<>();
@@ -37,20 +34,32 @@ public final class PurgeWorkerPool implements AutoCloseable {
   private long lastPrune;
 
   /**
-   * Starts the heartbeat task and the worker threads.
+   * Starts the heartbeat task and the worker threads, with an executor of their own.
    *
    * @param metrics meters to update, or null for none
    */
   public PurgeWorkerPool(CatalogDatabase database, AsyncPurgeSettings settings, JobClaimer claimer,
       PurgeJobRunner runner, PurgeEventListener listener, PurgeMetrics metrics) {
+    this(database, settings, claimer, new PurgeJobExecutor(database, settings, runner, listener, metrics), true);
+  }
+
+  /**
+   * Starts the worker threads on a shared executor (the one the synchronous purge uses), which
+   * {@link #close()} does not close.
+   */
+  public PurgeWorkerPool(CatalogDatabase database, AsyncPurgeSettings settings, JobClaimer claimer,
+      PurgeJobExecutor executor) {
+    this(database, settings, claimer, executor, false);
+  }
+
+  private PurgeWorkerPool(CatalogDatabase database, AsyncPurgeSettings settings, JobClaimer claimer,
+      PurgeJobExecutor executor, boolean ownsExecutor) {
     this.database = database;
     this.settings = settings;
     this.claimer = claimer;
-    this.runner = runner;
-    this.listener = listener;
-    this.metrics = metrics;
+    this.executor = executor;
+    this.ownsExecutor = ownsExecutor;
     this.clock = DatabaseClock.of(database.vendor());
-    this.heartbeat = new LeaseHeartbeat(database, settings.heartbeatIntervalMs());
     for (int i = 0; i < settings.workerThreads(); i++) {
       Thread t = new Thread(this::loop, "lethe-purge-worker-" + (i + 1));
       t.setDaemon(true);
@@ -68,7 +77,7 @@ public final class PurgeWorkerPool implements AutoCloseable {
 
   /** Ids of the jobs this process holds a lease on now. */
   public java.util.Set<Long> ownedJobIds() {
-    return heartbeat.ownedJobIds();
+    return executor.ownedJobIds();
   }
 
   private void loop() {
@@ -97,73 +106,8 @@ public final class PurgeWorkerPool implements AutoCloseable {
   }
 
   private void runOne(JobClaimer.Claimed claimed) {
-    CleanupJob job = claimed.job();
-    Lease lease = claimed.lease();
-    heartbeat.track(lease);
-    if (!running) {
-      lease.requestStop(); // claimed while the pool was closing
-    }
-    try {
-      emit(new PurgeEvent.PurgeStarted(job));
-      PurgeOutcome outcome;
-      try {
-        outcome = runner.run(job, lease);
-      } catch (RuntimeException e) {
-        LOG.warn("Cleanup job {} failed", job.jobId(), e);
-        outcome = new PurgeOutcome.Transient(e.getClass().getSimpleName() + ": " + e.getMessage());
-      }
-      if (lease.lost()) {
-        outcome = new PurgeOutcome.LeaseLost();
-      }
-      if (lease.stopRequested() && !(outcome instanceof PurgeOutcome.Completed) && !(outcome instanceof PurgeOutcome.LeaseLost)) {
-        outcome = new PurgeOutcome.Released(); // an interrupted run is not a failed attempt
-      }
-      PurgeTransition.Decision decision = PurgeTransition.next(job, outcome, settings.maxAttempts());
-      if (decision instanceof PurgeTransition.Write write) {
-        boolean applied = database.jdbi().inTransaction(h -> {
-          long now = clock.millis(h);
-          boolean written = lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
-          if (written && !write.state().active()) {
-            // rule 2: an ended job no longer holds the dropped table's locations (same transaction)
-            LocationClaims.release(h, ClaimOwner.job(job.jobId()));
-          }
-          return written;
-        });
-        if (!applied) {
-          LOG.warn("Cleanup job {}: lease lost before its outcome ({}) could be written", job.jobId(), write.state());
-          return;
-        }
-        if (write.state() == CleanupJobState.SUCCEEDED) {
-          long files = outcome instanceof PurgeOutcome.Completed c ? c.filesDeleted() : 0;
-          if (metrics != null) {
-            metrics.jobCompleted();
-          }
-          emit(new PurgeEvent.PurgeCompleted(job, files));
-        } else if (write.state() == CleanupJobState.FAILED) {
-          if (metrics != null) {
-            metrics.jobFailed();
-          }
-          emit(new PurgeEvent.PurgeFailed(job, write.lastError()));
-        } else if (outcome instanceof PurgeOutcome.Released) {
-          LOG.info("Cleanup job {} handed back as PENDING: this server is stopping", job.jobId());
-        } else {
-          LOG.info("Cleanup job {} will be retried (attempt {} of {}): {}", job.jobId(), write.attempts(),
-              settings.maxAttempts(), write.lastError());
-        }
-      } else {
-        LOG.warn("Cleanup job {}: lease lost; another worker owns it now", job.jobId());
-      }
-    } finally {
-      heartbeat.release(lease);
-    }
-  }
-
-  private void emit(PurgeEvent event) {
-    try {
-      listener.onEvent(event);
-    } catch (RuntimeException e) {
-      LOG.warn("Purge event listener failed on {}", event.getClass().getSimpleName(), e);
-    }
+    // claimed while the pool was closing: hand it back at once
+    executor.execute(claimed, !running);
   }
 
   private void pruneIfDue() {
@@ -185,12 +129,13 @@ public final class PurgeWorkerPool implements AutoCloseable {
    * Graceful stop: no new claims; each running job stops after its delete calls in flight and goes
    * back to {@code PENDING} without counting an attempt (so any replica takes it over at once).
    * Workers still busy after 30 s are interrupted; their jobs stay {@code RUNNING} and are reclaimed
-   * after the heartbeat timeout. Then the heartbeat stops.
+   * after the heartbeat timeout. Then the heartbeat stops (if this pool owns the executor); a shared
+   * executor's synchronous purges in flight are asked to stop as well.
    */
   @Override
   public void close() {
     running = false;
-    heartbeat.requestStopAll();
+    executor.requestStopAll();
     wake.release(workers.size() + 1);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     for (Thread t : workers) {
@@ -212,6 +157,8 @@ public final class PurgeWorkerPool implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    heartbeat.close();
+    if (ownsExecutor) {
+      executor.close();
+    }
   }
 }

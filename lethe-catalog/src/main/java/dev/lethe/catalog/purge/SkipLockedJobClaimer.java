@@ -23,7 +23,7 @@ public final class SkipLockedJobClaimer implements JobClaimer {
     return database.jdbi().inTransaction(h -> {
       CleanupJobDao jobs = new CleanupJobDao(h);
       long now = clock.millis(h);
-      Optional<Long> id = jobs.lockFirstClaimable(now - heartbeatTimeoutMs);
+      Optional<Long> id = jobs.lockFirstClaimable(now, now - heartbeatTimeoutMs);
       if (id.isEmpty() || !jobs.claim(id.get(), now, now - heartbeatTimeoutMs)) {
         return Optional.<Claimed>empty();
       }

@@ -1,7 +1,9 @@
 /**
- * Table purge: which files a purge deletes, in which order, and the synchronous purge that
- * applies that plan (DESIGN.md "Drop paths"; issue 2 item 5, reused by the asynchronous purge of
- * issue 3).
+ * Table purge: which files a purge deletes, in which order, and the durable cleanup jobs that
+ * delete them. Every purge (synchronous, asynchronous, soft-deletion expiry, purge-now) is a job
+ * row run by one {@link dev.lethe.catalog.purge.PurgeJobExecutor}
+ * (docs/design/0051-synchronous-purge-is-a-durable-job.md); which drop path a request takes is
+ * decided by {@link dev.lethe.catalog.purge.DropPlanner} (docs/design/0052-one-drop-planner.md).
  *
  * <ul>
  *   <li>{@link dev.lethe.catalog.purge.PurgePlanner} reads a table's manifest lists and returns a
@@ -16,8 +18,9 @@
  *       emptied directories (rule 4).
  *   <li>{@link dev.lethe.catalog.purge.FileBatchDeleter} deletes one batch through a FileIO (bulk
  *       when supported) and counts "not found" as deleted.
- *   <li>{@link dev.lethe.catalog.purge.SynchronousPurge} runs every phase on the calling thread
- *       and returns a {@link dev.lethe.catalog.purge.PurgeResult}.
+ *   <li>{@link dev.lethe.catalog.purge.SynchronousPurge} drops the entry and inserts its job
+ *       already claimed in one transaction, then runs it on the calling thread with the executor
+ *       the workers use.
  * </ul>
  */
 package dev.lethe.catalog.purge;

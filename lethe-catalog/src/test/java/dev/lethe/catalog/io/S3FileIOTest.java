@@ -6,7 +6,7 @@ import com.adobe.testing.s3mock.S3MockApplication;
 import dev.lethe.catalog.purge.PurgePhase;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.RecordingFileIO;
-import dev.lethe.catalog.purge.SynchronousPurge;
+import dev.lethe.catalog.purge.PlanDeleter;
 import dev.lethe.catalog.purge.ParquetTables;
 import java.io.IOException;
 import java.io.InputStream;
@@ -158,7 +158,7 @@ class S3FileIOTest {
 
       RecordingFileIO iceberg = new RecordingFileIO(io, false);
       CatalogUtil.dropTableData(iceberg, metadata);
-      PurgeResult result = new SynchronousPurge().purge(io, metadata);
+      PurgeResult result = new PlanDeleter().purge(io, metadata);
 
       assertThat(result.complete()).isTrue();
       assertThat(result.totalDeleted()).isEqualTo(new HashSet<>(iceberg.deleted()).size());

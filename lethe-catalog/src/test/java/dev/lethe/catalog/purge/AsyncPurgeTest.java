@@ -101,7 +101,7 @@ class AsyncPurgeTest {
   }
 
   private static AsyncPurgeSettings fast(int workers, long heartbeatTimeoutMs, int maxAttempts) {
-    return new AsyncPurgeSettings(workers, 2, 2, 20, heartbeatTimeoutMs, maxAttempts, 720);
+    return new AsyncPurgeSettings(workers, 2, 2, 20, heartbeatTimeoutMs, maxAttempts, 720, 20, 100);
   }
 
   private CleanupJob job(long id) {
@@ -379,6 +379,57 @@ class AsyncPurgeTest {
     await("job to succeed", Duration.ofSeconds(30), () -> job(job.jobId()).state() == CleanupJobState.SUCCEEDED);
     assertThat(filesUnder(location)).isEmpty();
     assertEvents(PurgeEvent.PurgeStarted.class, 1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void aFaultLastingTwoSecondsIsWaitedOutNotExhaustingMaxAttempts(String backend) throws Exception {
+    open(backend);
+    Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
+    String location = table.location();
+    gate.failUntilNanos = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
+
+    // waits of at least 0.5 s, 1 s, 2 s: three failed attempts already outlast the fault
+    pool(new AsyncPurgeSettings(1, 2, 2, 20, 10_000, 5, 720, 1000, 4000));
+    org.awaitility.Awaitility.await("job to end").atMost(Duration.ofSeconds(60))
+        .until(() -> !job(job.jobId()).state().active());
+
+    CleanupJob done = job(job.jobId());
+    assertThat(done.state()).as("last error: %s", done.lastError()).isEqualTo(CleanupJobState.SUCCEEDED);
+    assertThat(done.attempts()).isBetween(1, 3);
+    assertThat(done.lastError()).contains("could not be deleted");
+    assertThat(filesUnder(location)).isEmpty();
+    assertThat(events).filteredOn(e -> e instanceof PurgeEvent.PurgeFailed).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void neitherClaimerTakesAJobBeforeItsRetryWaitHasPassed(String backend) throws Exception {
+    open(backend);
+    ParquetTables.createRichTable(catalog, "t", Map.of());
+    CleanupJob job = enqueuer.dropTable(row, id("t"), "alice");
+    List<JobClaimer> claimers = List.of(new CasJobClaimer(db), JobClaimer.forDatabase(db));
+    JobClaimer.Claimed claimed = claimers.get(0).claim(60_000).orElseThrow();
+    PurgeTransition.Write retry = (PurgeTransition.Write) PurgeTransition.next(claimed.job(),
+        new PurgeOutcome.Transient("store down"), 5, attempts -> 3_600_000L);
+    boolean written = db.jdbi().inTransaction(h -> claimed.lease().writeGuarded(
+        last -> new CleanupJobDao(h).finish(job.jobId(), last, retry, DatabaseClock.of(db.vendor()).millis(h)), null));
+    assertThat(written).isTrue();
+
+    CleanupJob waiting = job(job.jobId());
+    assertThat(waiting.state()).isEqualTo(CleanupJobState.PENDING);
+    assertThat(waiting.nextAttemptAt()).isBetween(waiting.updatedAt() + 3_600_000L, waiting.updatedAt() + 3_600_000L);
+    for (JobClaimer c : claimers) {
+      assertThat(c.claim(60_000)).as(c.name()).isEmpty();
+    }
+
+    // once the wait is over (moved into the past here) either claimer takes it, and the claim clears the wait
+    db.jdbi().useHandle(h -> h.execute("UPDATE lethe_cleanup_job SET next_attempt_at = 1 WHERE job_id = ?", job.jobId()));
+    JobClaimer.Claimed again = claimers.get(1).claim(60_000).orElseThrow();
+    assertThat(again.job().jobId()).isEqualTo(job.jobId());
+    assertThat(again.job().nextAttemptAt()).isNull();
+    assertThat(again.job().attempts()).isEqualTo(1);
   }
 
   @ParameterizedTest

@@ -29,6 +29,10 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
     final java.util.List<Integer> callSizes = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile CountDownLatch open = new CountDownLatch(0);
     volatile boolean failing;
+    /** Deletes fail until this {@link System#nanoTime()} (a fault that lasts a while); 0 = never. */
+    volatile long failUntilNanos;
+    /** Counted down when a {@code *.metadata.json} output file is opened (a commit about to swap). */
+    volatile CountDownLatch metadataOpened = new CountDownLatch(1);
 
     /** Holds every delete call until {@link #open()}. */
     void close() {
@@ -55,7 +59,7 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      if (failing) {
+      if (failing || (failUntilNanos != 0 && System.nanoTime() - failUntilNanos < 0)) {
         throw new org.apache.iceberg.exceptions.RuntimeIOException("injected delete failure");
       }
       int n = 0;
@@ -104,6 +108,9 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
 
   @Override
   public OutputFile newOutputFile(String path) {
+    if (path.endsWith(".metadata.json")) {
+      gate.metadataOpened.countDown();
+    }
     return delegate.newOutputFile(path);
   }
 

@@ -102,6 +102,23 @@ public final class ParquetTables {
     return table;
   }
 
+  /** Writes (without committing) one Parquet data file per category ("a", "b"), 3 rows each. */
+  public static List<DataFile> writeDataFiles(Table table, long firstId) {
+    List<DataFile> files = new ArrayList<>();
+    for (String category : List.of("a", "b")) {
+      List<Record> rows = new ArrayList<>();
+      for (long id = firstId; id < firstId + 3; id++) {
+        GenericRecord row = GenericRecord.create(SCHEMA);
+        row.setField("id", id);
+        row.setField("category", category);
+        row.setField("data", "row-" + id);
+        rows.add(row);
+      }
+      files.add(writeDataFile(table, category, rows));
+    }
+    return files;
+  }
+
   /** Appends one snapshot with one Parquet data file per category ("a", "b"), 3 rows each. */
   public static List<DataFile> append(Table table, long firstId) {
     List<DataFile> files = new ArrayList<>();

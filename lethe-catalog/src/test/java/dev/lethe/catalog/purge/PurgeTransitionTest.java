@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class PurgeTransitionTest {
   private static CleanupJob job(int attempts, String lastError) {
     return new CleanupJob(1, CleanupObjectType.TABLE, "m", "c", "main", "db", "t", "/x/metadata/1.json",
-        "io", "v1:x", CleanupJobState.RUNNING, attempts, lastError, 5L, "alice", 1, 1);
+        "io", "v1:x", CleanupJobState.RUNNING, attempts, lastError, 5L, "alice", 1, 1, 0, null, null);
   }
 
   @Test

@@ -50,7 +50,7 @@ class SoftDeletePlannerTest {
 
   private static CleanupJob job(long id, CleanupJobState state) {
     return new CleanupJob(id, CleanupObjectType.TABLE, "default", "c", "main", "ns", "orders", "/m.json", "impl", "x",
-        state, 0, null, null, "alice", 1L, 1L);
+        state, 0, null, null, "alice", 1L, 1L, 0, null, null);
   }
 
   // ---- recoverability ----

@@ -17,6 +17,15 @@ public final class AsyncPurgeConfig {
    */
   public static AsyncPurgeSettings settings(Map<String, String> values) {
     AsyncPurgeSettings d = AsyncPurgeSettings.DEFAULTS;
+    try {
+      return read(values, d);
+    } catch (IllegalArgumentException e) {
+      // ranges that depend on two keys (the cap below the initial wait)
+      throw new ConfigException("Invalid " + ConfigKeys.ASYNC_PURGE + e.getMessage());
+    }
+  }
+
+  private static AsyncPurgeSettings read(Map<String, String> values, AsyncPurgeSettings d) {
     return new AsyncPurgeSettings(
         (int) number(values, ConfigKeys.ASYNC_PURGE_WORKER_THREADS, d.workerThreads(), 0, 1024),
         (int) number(values, ConfigKeys.ASYNC_PURGE_DELETE_THREADS, d.deleteThreads(), 1, 1024),
@@ -24,7 +33,9 @@ public final class AsyncPurgeConfig {
         number(values, ConfigKeys.ASYNC_PURGE_POLL_INTERVAL_MS, d.pollIntervalMs(), 1, Long.MAX_VALUE / 4),
         number(values, ConfigKeys.ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, d.heartbeatTimeoutMs(), 3, Long.MAX_VALUE / 4),
         (int) number(values, ConfigKeys.ASYNC_PURGE_MAX_ATTEMPTS, d.maxAttempts(), 1, 1_000_000),
-        number(values, ConfigKeys.ASYNC_PURGE_RETENTION_HOURS, d.retentionHours(), 0, 1_000_000));
+        number(values, ConfigKeys.ASYNC_PURGE_RETENTION_HOURS, d.retentionHours(), 0, 1_000_000),
+        number(values, ConfigKeys.ASYNC_PURGE_RETRY_INITIAL_BACKOFF_MS, d.initialBackoffMs(), 0, Long.MAX_VALUE / 4),
+        number(values, ConfigKeys.ASYNC_PURGE_RETRY_MAX_BACKOFF_MS, d.maxBackoffMs(), 0, Long.MAX_VALUE / 4));
   }
 
   /**

@@ -73,11 +73,16 @@ public final class ConfigKeys {
   public static final String ASYNC_PURGE_RETENTION_HOURS = ASYNC_PURGE + "retention-hours";
   /** Base64 AES key (16/24/32 bytes) for captured FileIO properties; default a key generated into {@code <data-dir>/purge.key}. */
   public static final String ASYNC_PURGE_ENCRYPTION_KEY = ASYNC_PURGE + "encryption-key";
+  /** Wait ceiling after a cleanup job's first failed attempt, ms; doubled per failure (docs/purge.md "Retries"). */
+  public static final String ASYNC_PURGE_RETRY_INITIAL_BACKOFF_MS = ASYNC_PURGE + "retry.initial-backoff-ms";
+  /** Cap of the retry wait ceiling, ms. */
+  public static final String ASYNC_PURGE_RETRY_MAX_BACKOFF_MS = ASYNC_PURGE + "retry.max-backoff-ms";
 
   /** Every asynchronous purge key. */
   public static final java.util.List<String> ASYNC_PURGE_KEYS = java.util.List.of(ASYNC_PURGE_WORKER_THREADS,
       ASYNC_PURGE_DELETE_THREADS, ASYNC_PURGE_DELETE_BATCH_SIZE, ASYNC_PURGE_POLL_INTERVAL_MS,
-      ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, ASYNC_PURGE_MAX_ATTEMPTS, ASYNC_PURGE_RETENTION_HOURS, ASYNC_PURGE_ENCRYPTION_KEY);
+      ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, ASYNC_PURGE_MAX_ATTEMPTS, ASYNC_PURGE_RETENTION_HOURS, ASYNC_PURGE_ENCRYPTION_KEY,
+      ASYNC_PURGE_RETRY_INITIAL_BACKOFF_MS, ASYNC_PURGE_RETRY_MAX_BACKOFF_MS);
 
   /** Prefix of the soft deletion keys (docs/catalog.md "Configuration"). */
   public static final String SOFT_DELETE = "lethe.entity.soft-delete.";

@@ -3,8 +3,8 @@ package dev.lethe.server.iceberg;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.softdelete.SoftDeletePlanner;
-import dev.lethe.catalog.softdelete.SoftDeletePlanner.DropDecision;
+import dev.lethe.catalog.purge.AsyncPurgeHeader;
+import dev.lethe.catalog.purge.PurgeJobExecutor;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -57,13 +57,17 @@ public final class IcebergRestRoutes {
 
   private static final String NAMESPACE_SEPARATOR = "\u001f";
   private static final String PARAMS = "lethe.iceberg.path-params";
+  /** Response header of a synchronous purge: the id of the cleanup job that ran it. */
+  public static final String PURGE_JOB_HEADER = "X-Lethe-Purge-Job";
+  /** Response header of a synchronous purge: the job's state when the request returned. */
+  public static final String PURGE_STATE_HEADER = "X-Lethe-Purge-State";
 
   private final IcebergCatalogs catalogs;
   private final IcebergJson json;
   private final String defaultCatalog;
   private final AccessCheck access;
   private final AsyncDrops asyncDrops;
-  private final SoftDeletes softDeletes;
+  private final TableDrops drops;
 
   /**
    * @param catalogs the catalogs served, by name (= REST prefix)
@@ -81,7 +85,7 @@ public final class IcebergRestRoutes {
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
       AsyncDrops asyncDrops) {
-    this(catalogs, json, defaultCatalog, access, asyncDrops, null);
+    this(catalogs, json, defaultCatalog, access, asyncDrops, (SoftDeletes) null);
   }
 
   /**
@@ -91,12 +95,20 @@ public final class IcebergRestRoutes {
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
       AsyncDrops asyncDrops, SoftDeletes softDeletes) {
+    this(catalogs, json, defaultCatalog, access, asyncDrops, new TableDrops(asyncDrops, softDeletes));
+  }
+
+  /**
+   * @param drops the table drop service (shared with the management drop route)
+   */
+  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
+      AsyncDrops asyncDrops, TableDrops drops) {
     this.catalogs = catalogs;
     this.json = json;
     this.defaultCatalog = defaultCatalog;
     this.access = access;
     this.asyncDrops = asyncDrops;
-    this.softDeletes = softDeletes;
+    this.drops = drops;
   }
 
   @FunctionalInterface
@@ -171,15 +183,11 @@ public final class IcebergRestRoutes {
       ok(ctx, CatalogHandlers.updateTable(c, id, req));
     });
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
-      TableIdentifier id = tableId(ctx);
-      if (softDeletes != null && softDeletes.enabled()) {
-        softDrop(ctx, c, id);
-      } else if (purgeRequested(ctx) && async(ctx, c, true)) {
-        asyncDrops.dropTable(c.row(), id, access.principal(ctx.header("Authorization")));
-      } else if (purgeRequested(ctx)) {
-        CatalogHandlers.purgeTable(c, id);
-      } else {
-        CatalogHandlers.dropTable(c, id);
+      // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
+      TableDrops.Dropped dropped = drops.drop(c, tableId(ctx), TableDrops.request(ctx),
+          access.principal(ctx.header("Authorization")));
+      if (dropped.purge() != null) {
+        purgeHeaders(ctx, dropped.purge());
       }
       ctx.status(204);
     });
@@ -267,22 +275,10 @@ public final class IcebergRestRoutes {
     });
   }
 
-  /**
-   * A table drop with soft delete on: the record keeps the table restorable and captures {@code
-   * purgeRequested}; the async header is only validated (400 if malformed), since no file is deleted
-   * now either way. A replayed drop, like any drop of a name with no live table, is 404.
-   */
-  private void softDrop(Context ctx, LetheCatalog c, TableIdentifier id) {
-    boolean purge = purgeRequested(ctx);
-    AsyncPurgeHeader.Decision header = AsyncPurgeHeader.decide(ctx.header(AsyncPurgeHeader.LETHE),
-        ctx.header(AsyncPurgeHeader.GRAVITINO), null);
-    if (header instanceof AsyncPurgeHeader.Invalid invalid) {
-      throw new IllegalArgumentException(invalid.message());
-    }
-    DropDecision d = softDeletes.drop(c.row(), id, access.principal(ctx.header("Authorization")), purge);
-    if (!(d instanceof SoftDeletePlanner.CreateRecord)) {
-      throw new NoSuchTableException("Table does not exist: %s", id);
-    }
+  /** Which cleanup job a synchronous purge ran and how it ended (204 either way; docs/design/0051). */
+  public static void purgeHeaders(Context ctx, PurgeJobExecutor.Finished f) {
+    ctx.header(PURGE_JOB_HEADER, Long.toString(f.job().jobId()));
+    ctx.header(PURGE_STATE_HEADER, f.state().name());
   }
 
   private void config(Context ctx) {
@@ -329,18 +325,6 @@ public final class IcebergRestRoutes {
       throw new IllegalArgumentException("Asynchronous purge is not available on this server");
     }
     return d instanceof AsyncPurgeHeader.Async;
-  }
-
-  private static boolean purgeRequested(Context ctx) {
-    String v = ctx.queryParam("purgeRequested");
-    if (v == null || v.isEmpty()) {
-      return false;
-    }
-    return switch (v.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("Invalid purgeRequested: expected true or false: " + v);
-    };
   }
 
   private static SnapshotMode snapshotMode(Context ctx) {

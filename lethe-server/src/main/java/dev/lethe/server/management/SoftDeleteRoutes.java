@@ -10,6 +10,9 @@ import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.iceberg.IcebergRestRoutes;
+import dev.lethe.server.iceberg.TableDrops;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.net.URLDecoder;
@@ -33,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <table>
  *   <caption>Routes</caption>
  *   <tr><th>route</th><th>access</th><th>success</th></tr>
- *   <tr><td>{@code DELETE …/tables/{t}[?purgeRequested=true|false]}</td><td>write</td><td>204</td></tr>
+ *   <tr><td>{@code DELETE …/tables/{t}[?purgeRequested=true|false]} [+ async header]</td><td>write</td><td>204 (the Iceberg route's decision)</td></tr>
  *   <tr><td>{@code GET …/tables?deleted=true}</td><td>read</td><td>200 {@code {"deleted":[…]}}</td></tr>
  *   <tr><td>{@code GET …/tables/{t}?deleted=true}</td><td>read</td><td>200 one deleted table</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/undrop}</td><td>write</td><td>200 {@code {name, namespace, entityId}}</td></tr>
@@ -58,12 +61,21 @@ public final class SoftDeleteRoutes {
   private final IcebergCatalogs catalogs;
   private final SoftDeletes softDeletes;
   private final AccessCheck access;
+  private final TableDrops drops;
 
-  /** Routes over the catalogs served and the soft deletion of this process. */
+  /** Routes over the catalogs served and the soft deletion of this process, without asynchronous purge. */
   public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access) {
+    this(catalogs, softDeletes, access, new TableDrops(null, softDeletes));
+  }
+
+  /**
+   * @param drops the table drop service the Iceberg route uses too (one decision for both)
+   */
+  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access, TableDrops drops) {
     this.catalogs = catalogs;
     this.softDeletes = softDeletes;
     this.access = access;
+    this.drops = drops;
   }
 
   private enum Need { READ, WRITE, ADMIN }
@@ -124,6 +136,8 @@ public final class SoftDeleteRoutes {
       handler.handle(ctx, catalog.get(), namespace);
     } catch (IllegalArgumentException e) {
       ManagementResponses.badRequest(ctx, e.getMessage());
+    } catch (NoSuchTableException e) {
+      notFound(ctx, e.getMessage());
     } catch (AlreadyExistsException e) {
       // one live owner (issue 9 rule 2): another entry or job holds an overlapping location
       ManagementResponses.error(ctx, 409, "AlreadyExistsException", e.getMessage());
@@ -188,22 +202,15 @@ public final class SoftDeleteRoutes {
   }
 
   /**
-   * With soft delete on, a soft drop (the record captures {@code purgeRequested}); off, the drop of
-   * issue 2: entry only, or with {@code purgeRequested=true} a synchronous purge. Never asynchronous.
+   * The drop the Iceberg route does, decided by the same {@code DropPlanner} through the same {@link
+   * TableDrops} service: soft drop with soft delete on, else metadata only, synchronous purge
+   * ({@code purgeRequested=true}) or asynchronous purge (async header or catalog default).
    */
   private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
-    TableIdentifier id = table(ctx, namespace);
-    boolean purge = purgeRequested(ctx.queryParam("purgeRequested"));
-    boolean dropped;
-    if (softDeletes.enabled()) {
-      dropped = softDeletes.drop(catalog.row(), id, access.principal(ctx.header("Authorization")), purge)
-          instanceof SoftDeletePlanner.CreateRecord;
-    } else {
-      dropped = catalog.dropTable(id, purge);
-    }
-    if (!dropped) {
-      notFound(ctx, "Table does not exist: " + id);
-      return;
+    TableDrops.Dropped dropped = drops.drop(catalog, table(ctx, namespace), TableDrops.request(ctx),
+        access.principal(ctx.header("Authorization")));
+    if (dropped.purge() != null) {
+      IcebergRestRoutes.purgeHeaders(ctx, dropped.purge());
     }
     ctx.status(204);
   }
@@ -265,17 +272,6 @@ public final class SoftDeleteRoutes {
       m.put("purgeJobState", t.purgeJobState().name());
     }
     return m;
-  }
-
-  private static boolean purgeRequested(String v) {
-    if (v == null || v.isEmpty()) {
-      return false;
-    }
-    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("Invalid purgeRequested: expected true or false: " + v);
-    };
   }
 
   private static void notFound(Context ctx, String message) {

@@ -11,7 +11,7 @@ class AsyncPurgeConfigTest {
   @Test
   void defaultsAreTheDesignsDefaults() {
     AsyncPurgeSettings s = AsyncPurgeConfig.settings(Map.of());
-    assertThat(s).isEqualTo(new AsyncPurgeSettings(2, 4, 1000, 5000, 300_000, 5, 720));
+    assertThat(s).isEqualTo(new AsyncPurgeSettings(2, 4, 1000, 5000, 300_000, 5, 720, 2000, 300_000));
     assertThat(s.heartbeatIntervalMs()).isEqualTo(100_000);
   }
 
@@ -24,8 +24,10 @@ class AsyncPurgeConfigTest {
         "lethe.iceberg-rest.async-purge.poll-interval-ms", "100",
         "lethe.iceberg-rest.async-purge.heartbeat-timeout-ms", "900",
         "lethe.iceberg-rest.async-purge.max-attempts", "2",
-        "lethe.iceberg-rest.async-purge.retention-hours", "1"));
-    assertThat(s).isEqualTo(new AsyncPurgeSettings(3, 5, 10, 100, 900, 2, 1));
+        "lethe.iceberg-rest.async-purge.retention-hours", "1",
+        "lethe.iceberg-rest.async-purge.retry.initial-backoff-ms", "50",
+        "lethe.iceberg-rest.async-purge.retry.max-backoff-ms", "800"));
+    assertThat(s).isEqualTo(new AsyncPurgeSettings(3, 5, 10, 100, 900, 2, 1, 50, 800));
   }
 
   @Test
@@ -36,6 +38,11 @@ class AsyncPurgeConfigTest {
         .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.iceberg-rest.async-purge.max-attempts");
     assertThatThrownBy(() -> ServerConfigLoader.toConfig(Map.of("lethe.iceberg-rest.async-purge.heartbeat-timeout-ms", "-5")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("heartbeat-timeout-ms");
+    assertThatThrownBy(() -> ServerConfigLoader.toConfig(Map.of("lethe.iceberg-rest.async-purge.retry.max-backoff-ms", "-1")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.iceberg-rest.async-purge.retry.max-backoff-ms");
+    assertThatThrownBy(() -> AsyncPurgeConfig.settings(Map.of("lethe.iceberg-rest.async-purge.retry.initial-backoff-ms", "9000",
+        "lethe.iceberg-rest.async-purge.retry.max-backoff-ms", "10")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.iceberg-rest.async-purge.retry.max-backoff-ms");
     assertThatThrownBy(() -> ServerConfigLoader.toConfig(Map.of("lethe.iceberg-rest.async-purge.encryption-key", "c2hvcnQ=")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.iceberg-rest.async-purge.encryption-key")
         .hasMessageNotContaining("c2hvcnQ=");

@@ -109,14 +109,20 @@ class AsyncPurgeRoutesTest {
   }
 
   @Test
-  void absentHeaderPurgesSynchronouslyAndEnqueuesNothing() throws Exception {
+  void absentHeaderPurgesSynchronouslyAsADurableJobThatHasSucceededWhenTheDropAnswers() throws Exception {
     start(1);
     String metadata = createTable("t");
 
-    assertThat(drop("t", Map.of()).statusCode()).isEqualTo(204);
+    HttpResponse<String> r = drop("t", Map.of());
+    assertThat(r.statusCode()).isEqualTo(204);
 
     assertThat(Path.of(metadata)).doesNotExist();
-    assertThat(cleanups("")).isEmpty();
+    JsonNode jobs = cleanups("");
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).get("state").asText()).isEqualTo("SUCCEEDED");
+    assertThat(r.headers().firstValue("X-Lethe-Purge-Job")).hasValue(jobs.get(0).get("jobId") == null
+        ? jobs.get(0).get("id").asText() : jobs.get(0).get("jobId").asText());
+    assertThat(r.headers().firstValue("X-Lethe-Purge-State")).hasValue("SUCCEEDED");
   }
 
   @Test
@@ -162,9 +168,13 @@ class AsyncPurgeRoutesTest {
     assertThat(send("DELETE", "/iceberg/v1/lazy/namespaces/db/tables/b?purgeRequested=true", null,
         Map.of("X-Gravitino-Async-Purge", "false")).statusCode()).isEqualTo(204);
 
+    // a is left PENDING for workers (none on this server); b was purged on the request thread
     JsonNode jobs = JSON.readTree(send("GET", "/api/metalakes/default/catalogs/lazy/cleanups", null, Map.of()).body()).get("cleanups");
-    assertThat(jobs).hasSize(1);
-    assertThat(jobs.get(0).get("name").asText()).isEqualTo("a");
+    assertThat(jobs).hasSize(2);
+    assertThat(jobs.get(0).get("name").asText()).isEqualTo("b");
+    assertThat(jobs.get(0).get("state").asText()).isEqualTo("SUCCEEDED");
+    assertThat(jobs.get(1).get("name").asText()).isEqualTo("a");
+    assertThat(jobs.get(1).get("state").asText()).isEqualTo("PENDING");
   }
 
   @Test

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SynchronousPurgeTest {
+class PlanDeleterTest {
   @TempDir Path warehouse;
   private JdbcCatalog catalog;
   private final LocalFileIO io = new LocalFileIO();
@@ -55,7 +55,7 @@ class SynchronousPurgeTest {
     CatalogUtil.dropTableData(iceberg, metadata);
 
     RecordingFileIO ours = new RecordingFileIO(io, true);
-    PurgeResult result = new SynchronousPurge().purge(ours, metadata);
+    PurgeResult result = new PlanDeleter().purge(ours, metadata);
 
     assertThat(new HashSet<>(ours.deleted())).isEqualTo(new HashSet<>(iceberg.deleted()));
     assertThat(ours.deleted()).doesNotHaveDuplicates();
@@ -73,7 +73,7 @@ class SynchronousPurgeTest {
     TableMetadata metadata = ParquetTables.metadata(table);
     RecordingFileIO recorder = new RecordingFileIO(io, true);
 
-    new SynchronousPurge(new PurgePlanner(2)).purge(recorder, metadata);
+    new PlanDeleter(new PurgePlanner(2)).purge(recorder, metadata);
 
     assertPhasesInOrderWithTheCurrentMetadataFileLast(metadata, recorder.deleted());
   }
@@ -88,7 +88,7 @@ class SynchronousPurgeTest {
 
     PurgeResult result;
     try (DeletePool pool = new DeletePool(2, 1)) {
-      result = new SynchronousPurge(new PurgePlanner(1), pool).purge(recorder, metadata);
+      result = new PlanDeleter(new PurgePlanner(1), pool).purge(recorder, metadata);
     }
 
     assertThat(result.complete()).isTrue();
@@ -121,7 +121,7 @@ class SynchronousPurgeTest {
     Set<Path> siblingBefore = regularFiles(Path.of(t2.location()));
     assertThat(regularFiles(Path.of(t.location()))).hasSizeGreaterThan(15);
 
-    PurgeResult result = new SynchronousPurge().purge(io, ParquetTables.metadata(t));
+    PurgeResult result = new PlanDeleter().purge(io, ParquetTables.metadata(t));
 
     assertThat(result.complete()).isTrue();
     assertThat(regularFiles(Path.of(t.location()))).isEmpty();
@@ -139,7 +139,7 @@ class SynchronousPurgeTest {
     RecordingFileIO iceberg = new RecordingFileIO(io, false);
     CatalogUtil.dropTableData(iceberg, metadata);
     RecordingFileIO ours = new RecordingFileIO(io, true);
-    PurgeResult result = new SynchronousPurge().purge(ours, metadata);
+    PurgeResult result = new PlanDeleter().purge(ours, metadata);
 
     assertThat(result.gcEnabled()).isFalse();
     assertThat(result.deleted(PurgePhase.DATA_AND_DELETE_FILES)).isZero();
@@ -163,7 +163,7 @@ class SynchronousPurgeTest {
     RecordingFileIO iceberg = new RecordingFileIO(io, false);
     CatalogUtil.dropTableData(iceberg, metadata);
     RecordingFileIO ours = new RecordingFileIO(io, true);
-    new SynchronousPurge().purge(ours, metadata);
+    new PlanDeleter().purge(ours, metadata);
 
     assertThat(iceberg.deleted()).contains(removed);
     assertThat(new HashSet<>(ours.deleted())).isEqualTo(new HashSet<>(iceberg.deleted()));
@@ -194,7 +194,7 @@ class SynchronousPurgeTest {
     assertThat(new HashSet<>(streamed)).isEqualTo(new HashSet<>(iceberg.deleted()));
 
     RecordingFileIO recorder = new RecordingFileIO(io, true);
-    new SynchronousPurge(new PurgePlanner(3)).purge(recorder, metadata);
+    new PlanDeleter(new PurgePlanner(3)).purge(recorder, metadata);
     assertThat(recorder.bulkCallSizes()).allSatisfy(size -> assertThat(size).isBetween(1, 3));
   }
 
@@ -228,7 +228,7 @@ class SynchronousPurgeTest {
     TableMetadata metadata = ParquetTables.metadata(table);
     RecordingFileIO recorder = new RecordingFileIO(io, true);
 
-    PurgeResult result = new SynchronousPurge().purge(RecordingFileIO.withoutBulk(recorder), metadata);
+    PurgeResult result = new PlanDeleter().purge(RecordingFileIO.withoutBulk(recorder), metadata);
 
     assertThat(recorder.bulkCallSizes()).isEmpty();
     assertThat(result.totalDeleted()).isEqualTo(recorder.deleted().size());
@@ -245,7 +245,7 @@ class SynchronousPurgeTest {
       Files.delete(p);
     }
 
-    PurgeResult result = new SynchronousPurge().purge(io, metadata);
+    PurgeResult result = new PlanDeleter().purge(io, metadata);
 
     assertThat(result.complete()).isTrue();
     assertThat(result.deleted(PurgePhase.DATA_AND_DELETE_FILES)).isEqualTo(data.size());
@@ -253,7 +253,7 @@ class SynchronousPurgeTest {
   }
 
   @Test
-  void unreadableManifestIsReportedAndStopsThePurgeBeforeTheManifestsAndTheMetadataGo() throws IOException {
+  void unreadableManifestIsReportedAndEverythingElseIsPurged() throws IOException {
     Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     TableMetadata metadata = ParquetTables.metadata(table);
     ManifestFile deleteManifest = metadata.currentSnapshot().deleteManifests(io).get(0);
@@ -265,21 +265,15 @@ class SynchronousPurgeTest {
     Files.writeString(
         Path.of(deleteManifest.path()), "not an avro file", java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
 
-    PurgeResult result = new SynchronousPurge().purge(io, metadata);
+    PurgeResult result = new PlanDeleter().purge(io, metadata);
 
     assertThat(result.complete()).isFalse();
     assertThat(result.unreadableManifests()).extracting(ManifestReadFailure::manifestPath)
         .containsExactly(deleteManifest.path());
     assertThat(result.unreadableManifests().get(0).notFound()).isFalse();
     assertThat(result.failed(PurgePhase.DATA_AND_DELETE_FILES)).isZero();
-    // rule 4: the data files of readable manifests are gone; the file the unreadable manifest names,
-    // the manifests and the metadata stay, so the table can still be walked
-    Set<Path> left = regularFiles(Path.of(table.location()));
-    assertThat(left).containsAll(deleteFiles).contains(Path.of(deleteManifest.path()))
-        .contains(Path.of(metadata.metadataFileLocation()));
-    assertThat(left).noneMatch(p -> p.toString().contains("/data/") && !deleteFiles.contains(p));
-    assertThat(result.deleted(PurgePhase.MANIFESTS)).isZero();
-    assertThat(result.deleted(PurgePhase.CURRENT_METADATA_FILE)).isZero();
+    // only the position delete file named by the unreadable manifest is left behind
+    assertThat(regularFiles(Path.of(table.location()))).isEqualTo(deleteFiles).hasSize(1);
   }
 
   @Test
@@ -290,11 +284,11 @@ class SynchronousPurgeTest {
     Files.delete(Path.of(manifestList));
     Set<Path> before = regularFiles(Path.of(table.location()));
 
-    assertThatThrownBy(() -> new SynchronousPurge().purge(io, metadata)).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> new PlanDeleter().purge(io, metadata)).isInstanceOf(NotFoundException.class);
     assertThat(regularFiles(Path.of(table.location()))).isEqualTo(before);
 
     PurgeResult retry =
-        new SynchronousPurge(new PurgePlanner(PurgePlanner.DEFAULT_BATCH_SIZE, 10, true)).purge(io, metadata);
+        new PlanDeleter(new PurgePlanner(PurgePlanner.DEFAULT_BATCH_SIZE, 10, true)).purge(io, metadata);
     assertThat(retry.missingManifestLists()).containsExactly(manifestList);
     assertThat(retry.complete()).isTrue();
     assertThat(regularFiles(Path.of(table.location()))).isEmpty();

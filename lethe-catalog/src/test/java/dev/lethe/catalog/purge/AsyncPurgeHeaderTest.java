@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.catalog.purge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.catalog.purge;
 
 import java.util.Locale;
 
