@@ -106,6 +106,15 @@ final class LetheServer implements AutoCloseable {
     return JSON.readTree(r.body()).get("deleted");
   }
 
+  /** The cleanup jobs of catalog {@code main} for one table name. */
+  JsonNode cleanups(String table) throws IOException, InterruptedException {
+    HttpResponse<String> r = send("GET", "/api/metalakes/default/catalogs/main/cleanups?name=" + table);
+    if (r.statusCode() != 200) {
+      throw new AssertionError("GET cleanups answered " + r.statusCode() + ": " + r.body());
+    }
+    return JSON.readTree(r.body()).get("cleanups");
+  }
+
   /** {@code GET /iceberg/v1/config?warehouse=main}. */
   JsonNode icebergConfig() throws IOException, InterruptedException {
     HttpResponse<String> r = send("GET", "/iceberg/v1/config?warehouse=main");
