@@ -159,6 +159,46 @@ class SparkLifecycleTest {
     assertThat(LetheServer.files(loc)).isEqualTo(files);
   }
 
+  /**
+   * The README's Java example: iceberg-java's RESTCatalog with its default FileIO (no io-impl:
+   * ResolvingFileIO, which reads and writes local paths through Hadoop's file system and its .crc
+   * checksums) on tables Spark wrote; drop keeps the files, purge deletes what the metadata names.
+   */
+  @Test
+  void icebergJavaRestCatalogWithItsDefaultFileIOWorksAsTheReadmeShows() throws Exception {
+    org.apache.iceberg.rest.RESTCatalog catalog = new org.apache.iceberg.rest.RESTCatalog();
+    catalog.initialize("lethe", Map.of("uri", server.icebergUri(), "warehouse", "main"));
+    try {
+      org.apache.iceberg.catalog.Namespace ns = org.apache.iceberg.catalog.Namespace.of("java");
+      catalog.createNamespace(ns);
+      org.apache.iceberg.Schema schema = new org.apache.iceberg.Schema(
+          org.apache.iceberg.types.Types.NestedField.required(1, "id", org.apache.iceberg.types.Types.LongType.get()),
+          org.apache.iceberg.types.Types.NestedField.optional(2, "region", org.apache.iceberg.types.Types.StringType.get()));
+      for (String name : List.of("orders", "items")) {
+        catalog.createTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, name), schema);
+        sql("INSERT INTO %s.java." + name + " VALUES (1, 'eu'), (2, 'us')");
+      }
+      Table orders = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, "orders"));
+      assertThat(orders.io().getClass().getSimpleName()).isEqualTo("ResolvingFileIO");
+      assertThat(orders.currentSnapshot().summary()).containsEntry("total-records", "2");
+      Path ordersLoc = location(orders);
+      Path itemsLoc = location(catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, "items")));
+      List<String> ordersFiles = LetheServer.files(ordersLoc);
+      List<String> itemsFiles = LetheServer.files(itemsLoc);
+      assertThat(itemsFiles).anyMatch(f -> f.endsWith(".parquet")).anyMatch(f -> f.endsWith(".crc"));
+
+      assertThat(catalog.dropTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, "orders"), false)).isTrue();
+      assertThat(catalog.dropTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, "items"), true)).isTrue();
+
+      assertThat(catalog.listTables(ns)).isEmpty();
+      assertThat(LetheServer.files(ordersLoc)).as("drop: entry only").isEqualTo(ordersFiles);
+      assertThat(LetheServer.files(itemsLoc)).as("purge: what the metadata names is gone, checksums may stay")
+          .allMatch(f -> f.endsWith(".crc"));
+    } finally {
+      catalog.close();
+    }
+  }
+
   @Test
   void dropTablePurgeLeavesNothingUnderTheTableLocation() throws Exception {
     createOrders("purged");

@@ -27,6 +27,8 @@ final class SparkSessions {
           .config("spark.sql.codegen.wholeStage", "false")
           .config("spark.sql.adaptive.enabled", "false")
           .config("spark.ui.showConsoleProgress", "false")
+          // Spark would install Hadoop's JVM-wide URL handler factory, which S3Mock's Tomcat also installs
+          .config("spark.sql.defaultUrlStreamHandlerFactory.enabled", "false")
           .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
           .getOrCreate();
     }
