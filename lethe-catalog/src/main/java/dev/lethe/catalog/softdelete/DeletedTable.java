@@ -10,6 +10,15 @@ import dev.lethe.catalog.purge.CleanupJobState;
  * @param name the table name the retained row holds
  * @param record its deletion record
  * @param purgeJobState state of the attached cleanup job, null when none is attached
- * @param recoverable {@link SoftDeletePlanner#recoverable} at the time of the read
+ * @param recoverable {@link SoftDeletePlanner#recoverable} at the time of the read, and false when
+ *     the table's current metadata file is gone
+ * @param notRecoverableReason why a deletion that is still in its window cannot be restored (its
+ *     files were deleted outside the catalog, docs/design/0301-hollow-restore.md), or null
  */
-public record DeletedTable(String name, DeletionRecord record, CleanupJobState purgeJobState, boolean recoverable) {}
+public record DeletedTable(String name, DeletionRecord record, CleanupJobState purgeJobState, boolean recoverable,
+    String notRecoverableReason) {
+  /** A deleted table whose recoverability is the deletion record's alone. */
+  public DeletedTable(String name, DeletionRecord record, CleanupJobState purgeJobState, boolean recoverable) {
+    this(name, record, purgeJobState, recoverable, null);
+  }
+}

@@ -94,13 +94,19 @@ public final class SoftDeletePlanner {
   // ---- restore ----
 
   /** What a restore does (§5.4 "Restore"). */
-  public sealed interface RestoreDecision permits NoRetainedDeletion, Gone, Restore {}
+  public sealed interface RestoreDecision permits NoRetainedDeletion, Gone, Hollow, Restore {}
 
   /** 404: no retained deletion (none, already restored, purged, or the table is live). */
   public record NoRetainedDeletion(String reason) implements RestoreDecision {}
 
   /** 410: the deadline has passed or a purge owns the record. */
   public record Gone(String reason) implements RestoreDecision {}
+
+  /**
+   * 409: a file the table needs to be read is gone, deleted outside the catalog; restoring it would
+   * give back a table nobody can read ({@link ReadableFiles}, docs/design/0301-hollow-restore.md).
+   */
+  public record Hollow(String reason) implements RestoreDecision {}
 
   /** Clear the row's pointer, then remove the record. */
   public record Restore(DeletionRecord record, TableRow row) implements RestoreDecision {}

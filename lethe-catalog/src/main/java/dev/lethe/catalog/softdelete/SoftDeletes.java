@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.jdbi.v3.core.Handle;
@@ -145,26 +146,65 @@ public final class SoftDeletes {
    * @return empty if the namespace does not exist
    */
   public Optional<List<DeletedTable>> list(CatalogRow catalog, Namespace namespace) {
-    return database.jdbi().withHandle(h -> {
+    Optional<List<Listed>> listed = database.jdbi().withHandle(h -> {
       long now = clock.millis(h);
+      TableDao tables = new TableDao(h);
       return namespace(h, catalog, namespace).map(ns -> new DeletionDao(h).listRetained(ns.namespaceId()).stream()
-          .map(r -> view(r, now))
+          .map(r -> listed(tables, r, now))
           .toList());
     });
+    return listed.map(l -> withFileCheck(catalog, l));
   }
 
   /** The retained table of that name, if any (empty also when the namespace does not exist). */
   public Optional<DeletedTable> load(CatalogRow catalog, TableIdentifier id) {
-    return database.jdbi().withHandle(h -> {
+    Optional<Listed> listed = database.jdbi().withHandle(h -> {
       long now = clock.millis(h);
+      TableDao tables = new TableDao(h);
       return namespace(h, catalog, id.namespace())
           .flatMap(ns -> new DeletionDao(h).findRetained(ns.namespaceId(), id.name()))
-          .map(r -> view(r, now));
+          .map(r -> listed(tables, r, now));
     });
+    return listed.map(l -> withFileCheck(catalog, List.of(l)).get(0));
   }
 
-  private static DeletedTable view(RetainedDeletion r, long now) {
-    return new DeletedTable(r.tableName(), r.record(), r.purgeJobState(), SoftDeletePlanner.recoverable(r.record(), now));
+  /** A retained table read from the database, and the metadata file the listing checks. */
+  private record Listed(DeletedTable table, String metadataLocation) {}
+
+  private static Listed listed(TableDao tables, RetainedDeletion r, long now) {
+    DeletedTable t = new DeletedTable(r.tableName(), r.record(), r.purgeJobState(),
+        SoftDeletePlanner.recoverable(r.record(), now));
+    return new Listed(t, tables.findById(r.record().entityId()).map(TableRow::metadataLocation).orElse(null));
+  }
+
+  /**
+   * The listing's side of docs/design/0301-hollow-restore.md: a recoverable entry whose current
+   * metadata file is gone is shown as not recoverable, with the reason. One existence test per entry,
+   * after the database read; a FileIO failure leaves the entry as the database says (undrop checks
+   * again, deeper).
+   */
+  private List<DeletedTable> withFileCheck(CatalogRow catalog, List<Listed> listed) {
+    if (listed.stream().noneMatch(l -> l.table().recoverable() && l.metadataLocation() != null)) {
+      return listed.stream().map(Listed::table).toList();
+    }
+    List<DeletedTable> out = new ArrayList<>();
+    try (FileIO io = fileIOFactory.create(catalog.warehouse(), catalog.properties())) {
+      ReadableFiles.Probe probe = ReadableFiles.probe(io);
+      for (Listed l : listed) {
+        DeletedTable t = l.table();
+        if (t.recoverable() && l.metadataLocation() != null) {
+          try {
+            if (ReadableFiles.checkMetadataFile(l.metadataLocation(), probe) instanceof ReadableFiles.Hollow hollow) {
+              t = new DeletedTable(t.name(), t.record(), t.purgeJobState(), false, hollow.reason());
+            }
+          } catch (RuntimeException e) {
+            LOG.warn("Cannot check the metadata file of retained table {}: {}", t.name(), e.toString());
+          }
+        }
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   // ---- restore ----
@@ -174,10 +214,15 @@ public final class SoftDeletes {
    * recoverability predicate, clear the row's pointer and remove the record. The table comes back
    * with the same id, metadata location and files. A replayed restore finds no record (404).
    *
-   * @return {@link Restore} (applied; carries the restored row), {@link NoRetainedDeletion} (404) or
-   *     {@link SoftDeletePlanner.Gone} (410)
+   * @return {@link Restore} (applied; carries the restored row), {@link NoRetainedDeletion} (404),
+   *     {@link SoftDeletePlanner.Gone} (410) or {@link SoftDeletePlanner.Hollow} (409: files the table
+   *     needs were deleted outside the catalog)
    */
   public RestoreDecision restore(CatalogRow catalog, TableIdentifier id) {
+    Optional<RestoreDecision> hollow = hollow(catalog, id);
+    if (hollow.isPresent()) {
+      return hollow.get();
+    }
     for (int attempt = 1; ; attempt++) {
       Optional<RestoreDecision> done = database.jdbi().inTransaction(h -> restoreOnce(h, catalog, id));
       if (done.isPresent()) {
@@ -190,6 +235,33 @@ public final class SoftDeletes {
         return new NoRetainedDeletion("the deletion of " + id + " changed concurrently; retry");
       }
     }
+  }
+
+  /**
+   * Never restore a hollow table (docs/design/0301-hollow-restore.md): before the restore
+   * transaction, and outside it (no file I/O under row locks), a recoverable retained table's
+   * metadata file, current manifest list and manifests must exist. A non-recoverable one is left to
+   * the transaction, which answers 404 or 410 as before.
+   */
+  private Optional<RestoreDecision> hollow(CatalogRow catalog, TableIdentifier id) {
+    Optional<Listed> listed = database.jdbi().withHandle(h -> {
+      long now = clock.millis(h);
+      TableDao tables = new TableDao(h);
+      return namespace(h, catalog, id.namespace())
+          .flatMap(ns -> new DeletionDao(h).findRetained(ns.namespaceId(), id.name()))
+          .map(r -> listed(tables, r, now));
+    });
+    if (listed.isEmpty() || !listed.get().table().recoverable() || listed.get().metadataLocation() == null) {
+      return Optional.empty();
+    }
+    try (FileIO io = fileIOFactory.create(catalog.warehouse(), catalog.properties())) {
+      if (ReadableFiles.check(listed.get().metadataLocation(), ReadableFiles.probe(io))
+          instanceof ReadableFiles.Hollow h) {
+        LOG.warn("Refused to undrop {}.{}: {}", catalog.name(), id, h.detail());
+        return Optional.of(new SoftDeletePlanner.Hollow(h.detail()));
+      }
+    }
+    return Optional.empty();
   }
 
   /** One attempt; empty means the record was replaced between the lookup and the lock: retry. */

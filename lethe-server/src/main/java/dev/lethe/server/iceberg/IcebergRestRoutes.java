@@ -11,6 +11,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.ImmutableTableCommit;
@@ -33,6 +34,7 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * The Iceberg REST routes under {@code /iceberg/v1/}. Path segments are decoded by {@link
@@ -61,6 +63,9 @@ public final class IcebergRestRoutes {
   public static final String PURGE_JOB_HEADER = "X-Lethe-Purge-Job";
   /** Response header of a synchronous purge: the job's state when the request returned. */
   public static final String PURGE_STATE_HEADER = "X-Lethe-Purge-State";
+
+  /** {@link #clientFileIOOverrides()} while soft deletion is on ({@code S3FileIOProperties.DELETE_ENABLED}). */
+  static final Map<String, String> SOFT_DELETE_CLIENT_OVERRIDES = Map.of("s3.delete-enabled", "false");
 
   private final IcebergCatalogs catalogs;
   private final IcebergJson json;
@@ -172,7 +177,8 @@ public final class IcebergRestRoutes {
           : CatalogHandlers.createTable(c, namespace, req));
     });
     String table = ns + "/tables/{table}";
-    route(routes, HandlerType.GET, table, (ctx, c) -> ok(ctx, CatalogHandlers.loadTable(c, tableId(ctx), snapshotMode(ctx))));
+    route(routes, HandlerType.GET, table,
+        (ctx, c) -> ok(ctx, withClientOverrides(CatalogHandlers.loadTable(c, tableId(ctx), snapshotMode(ctx)))));
     route(routes, HandlerType.HEAD, table, (ctx, c) -> {
       CatalogHandlers.tableExists(c, tableId(ctx));
       ctx.status(204);
@@ -286,10 +292,35 @@ public final class IcebergRestRoutes {
     String name = warehouse == null || warehouse.isEmpty() ? defaultCatalog : warehouse;
     access.check(ctx.header("Authorization"), name, false);
     catalogs.catalog(name).orElseThrow(() -> new NotFoundException("Warehouse does not exist: %s", name));
-    ok(ctx, ConfigResponse.builder()
+    ConfigResponse.Builder config = ConfigResponse.builder()
         .withOverride("prefix", name)
-        .withEndpoints(ENDPOINTS)
-        .build());
+        .withEndpoints(ENDPOINTS);
+    clientFileIOOverrides().forEach(config::withOverride);
+    ok(ctx, config.build());
+  }
+
+  /**
+   * FileIO settings every client must use while soft deletion is on: S3 deletes are no-ops on the
+   * client, so a client-side purge (Spark's DROP TABLE … PURGE without rest-catalog-purge) cannot
+   * destroy a table the catalog retains (docs/design/0302-client-fileio-overrides.md). Sent as
+   * {@code /config} overrides and as load-table config; the server's own FileIO is built from the
+   * catalog's properties and never sees them.
+   */
+  private Map<String, String> clientFileIOOverrides() {
+    return softDeletes != null && softDeletes.enabled() ? SOFT_DELETE_CLIENT_OVERRIDES : Map.of();
+  }
+
+  private LoadTableResponse withClientOverrides(LoadTableResponse response) {
+    Map<String, String> overrides = clientFileIOOverrides();
+    if (overrides.isEmpty()) {
+      return response;
+    }
+    return LoadTableResponse.builder()
+        .withTableMetadata(response.tableMetadata())
+        .addAllConfig(response.config())
+        .addAllConfig(overrides)
+        .addAllCredentials(response.credentials())
+        .build();
   }
 
   private void route(RoutesConfig routes, HandlerType method, String path, CatalogHandler handler) {

@@ -48,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * purgeJobState}; never a metadata location, FileIO properties or credentials. Errors are {@code
  * {code, type, message}}: 400 bad input, 401/403 access, 404 unknown metalake, catalog, schema,
  * table or retained deletion, 409 another entry or cleanup job holds a location overlapping the
- * table's (undrop, purge-now, synchronous purge), 410 deadline passed or purge owns the record.
+ * table's (undrop, purge-now, synchronous purge) or, on undrop, files the table needs were deleted
+ * outside the catalog (then the listing shows {@code recoverable: false} with a {@code reason}), 410
+ * deadline passed or purge owns the record.
  * Nothing changes on an error. The routes only parse, check access and render; {@link SoftDeletes} decides.
  */
 public final class SoftDeleteRoutes {
@@ -226,6 +228,8 @@ public final class SoftDeleteRoutes {
       ctx.status(200).json(body);
     } else if (d instanceof SoftDeletePlanner.Gone g) {
       gone(ctx, "Cannot undrop " + id + ": " + g.reason());
+    } else if (d instanceof SoftDeletePlanner.Hollow h) {
+      ManagementResponses.error(ctx, 409, "TableFilesMissingException", "Cannot undrop " + id + ": " + h.reason());
     } else {
       notFound(ctx, "Cannot undrop " + id + ": " + ((SoftDeletePlanner.NoRetainedDeletion) d).reason());
     }
@@ -268,6 +272,9 @@ public final class SoftDeleteRoutes {
     m.put("purgeRequested", r.purgeRequested());
     m.put("recoverable", t.recoverable());
     m.put("state", r.state().name());
+    if (t.notRecoverableReason() != null) {
+      m.put("reason", t.notRecoverableReason());
+    }
     if (r.purgeJobId() != null && t.purgeJobState() != null) {
       m.put("purgeJobState", t.purgeJobState().name());
     }
