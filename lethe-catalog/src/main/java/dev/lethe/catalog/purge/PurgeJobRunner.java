@@ -242,6 +242,18 @@ public final class PurgeJobRunner {
     logKept(job, kept);
     LocationSweep.Result left = LocationSweep.probe(io, swept);
     if (left.remaining() > 0 || left.failed() > 0) {
+      // a writer that lost the race to the drop (its commit gets 404) may have written into the
+      // dropped table's own location while the purge ran; the metadata is gone now, so a retry could
+      // not rebuild the roots: sweep them once more while they are known
+      // (docs/design/0003-purge-sweep-and-kept-files.md)
+      LocationSweep.Result again = LocationSweep.sweep(io, swept, Set.of(), planner.batchSize(),
+          () -> lease.lost() || lease.stopRequested());
+      filesDeleted.accept(again.deleted());
+      deleted += again.deleted();
+      LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept));
+      left = LocationSweep.probe(io, swept);
+    }
+    if (left.remaining() > 0 || left.failed() > 0) {
       // a writer still writing into the dropped table's location
       return new PurgeOutcome.Transient("files appeared under " + swept.roots() + " during the purge, e.g. "
           + String.join(", ", left.examples()));
