@@ -109,6 +109,7 @@ public final class CleanupRoutes {
     m.put("attempts", job.attempts());
     m.put("lastError", job.lastError());
     m.put("heartbeatAt", job.heartbeatAt());
+    m.put("nextAttemptAt", job.nextAttemptAt()); // a waiting retry (docs/design/0050-retry-backoff.md)
     m.put("createdBy", job.createdBy());
     m.put("createdAt", job.createdAt());
     m.put("updatedAt", job.updatedAt());
