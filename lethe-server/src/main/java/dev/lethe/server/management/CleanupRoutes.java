@@ -111,6 +111,7 @@ public final class CleanupRoutes {
     // rule 1 of issue 9: files named in the metadata outside the table location, never deleted
     m.put("keptFiles", job.keptFiles());
     m.put("heartbeatAt", job.heartbeatAt());
+    m.put("nextAttemptAt", job.nextAttemptAt()); // a waiting retry (docs/design/0050-retry-backoff.md)
     m.put("createdBy", job.createdBy());
     m.put("createdAt", job.createdAt());
     m.put("updatedAt", job.updatedAt());
