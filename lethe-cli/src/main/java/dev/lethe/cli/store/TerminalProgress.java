@@ -35,7 +35,16 @@ final class TerminalProgress implements Progress, AutoCloseable {
 
   @Override
   public void update(long done, long total) {
-    if (!enabled || total <= 0) {
+    if (!enabled) {
+      return;
+    }
+    if (total <= 0) {
+      // total unknown: a count, redrawn every 1000 keys
+      if (done % 1000 == 0) {
+        err.print("\r" + label + " " + done + " keys");
+        err.flush();
+        drawn = true;
+      }
       return;
     }
     long percent = done * 100 / total;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.lethe.store.core.RecordKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -42,7 +43,8 @@ import java.util.Set;
  * must not silently drop a restriction), and so is a clear {@code token} key.
  */
 public final class AuthFileLoader {
-  private static final Set<String> PRINCIPAL_KEYS = Set.of("name", "token-sha256", "read", "write");
+  private static final Set<String> PRINCIPAL_KEYS = Set.of("name", "token-sha256", "read", "write", "store");
+  private static final Set<String> STORE_KEYS = Set.of("read", "write");
 
   /** Creates a loader. */
   public AuthFileLoader() {}
@@ -114,7 +116,7 @@ public final class AuthFileLoader {
         throw invalid(file, where + ": clear tokens are not accepted; store token-sha256 instead");
       }
       if (!PRINCIPAL_KEYS.contains(key)) {
-        throw invalid(file, where + ": unknown key '" + key + "'; expected name, token-sha256, read, write");
+        throw invalid(file, where + ": unknown key '" + key + "'; expected name, token-sha256, read, write, store");
       }
     }
     if (nameNode == null || !nameNode.isTextual() || nameNode.asText().isBlank()) {
@@ -133,7 +135,53 @@ public final class AuthFileLoader {
     }
     Set<String> read = catalogs(file, where, node, "read");
     Set<String> write = catalogs(file, where, node, "write");
-    return new PrincipalEntry(new Principal(name, read, write), hashNode.asText());
+    JsonNode store = node.get("store");
+    if (store == null) {
+      return new PrincipalEntry(new Principal(name, read, write), hashNode.asText());
+    }
+    Set<String> storeRead = Set.of();
+    Set<String> storeWrite = Set.of();
+    if (!store.isNull()) {
+      if (!store.isObject()) {
+        throw invalid(file, where + ": 'store' must be an object with 'read' and 'write' lists of namespaces");
+      }
+      for (Iterator<String> it = store.fieldNames(); it.hasNext(); ) {
+        String key = it.next();
+        if (!STORE_KEYS.contains(key)) {
+          throw invalid(file, where + ": unknown key 'store." + key + "'; expected store.read, store.write");
+        }
+      }
+      storeRead = namespaces(file, where, store, "read");
+      storeWrite = namespaces(file, where, store, "write");
+    }
+    // a write is answered with the stored record on a conflict (409), so a writer reads anyway
+    for (String ns : storeWrite) {
+      if (!storeRead.contains(Principal.ANY_CATALOG) && !storeRead.contains(ns)) {
+        throw invalid(file, where + ": 'store.write' grants " + (ns.equals(Principal.ANY_CATALOG) ? "\"*\"" : "'" + ns + "'")
+            + " but 'store.read' does not; a writer sees the stored record in every conflict, so list it in store.read too");
+      }
+    }
+    return new PrincipalEntry(new Principal(name, read, write, storeRead, storeWrite), hashNode.asText());
+  }
+
+  private static Set<String> namespaces(Path file, String where, JsonNode store, String key) {
+    JsonNode list = store.get(key);
+    if (list == null || list.isNull()) {
+      return Set.of();
+    }
+    if (!list.isArray()) {
+      throw invalid(file, where + ": 'store." + key + "' must be a list of store namespaces or \"*\"");
+    }
+    Set<String> namespaces = new LinkedHashSet<>();
+    for (JsonNode item : list) {
+      if (!item.isTextual()
+          || !(item.asText().equals(Principal.ANY_CATALOG) || RecordKey.isValidPart(item.asText()))) {
+        throw invalid(file, where + ": 'store." + key + "' entries must be store namespaces ([A-Za-z0-9._-], "
+            + "not . or ..) or \"*\", got " + item);
+      }
+      namespaces.add(item.asText());
+    }
+    return namespaces;
   }
 
   private static Set<String> catalogs(Path file, String where, JsonNode node, String key) {

@@ -6,12 +6,19 @@ import java.util.Set;
 /**
  * An authenticated caller, as named in the auth file. Carries no token and no token hash.
  *
+ * <p>The catalog lists ({@code read}, {@code write}) and the store lists ({@code store.read},
+ * {@code store.write}) are independent (docs/design/0105-store-grants.md): catalog write implies
+ * catalog read, while the store rules of {@link StoreGrants} check each store list on its own.
+ *
  * @param name the principal's name from the auth file, never null or blank
  * @param readCatalogs catalogs the principal may read; {@code "*"} = any; never null
  * @param writeCatalogs catalogs the principal may change (and read); {@code "*"} = any; never null
+ * @param storeRead store namespaces the principal may read; {@code "*"} = any; never null
+ * @param storeWrite store namespaces the principal may write; {@code "*"} = any; never null
  */
-public record Principal(String name, Set<String> readCatalogs, Set<String> writeCatalogs) {
-  /** The wildcard that grants access to every catalog. */
+public record Principal(
+    String name, Set<String> readCatalogs, Set<String> writeCatalogs, Set<String> storeRead, Set<String> storeWrite) {
+  /** The wildcard that grants access to every catalog or every store namespace. */
   public static final String ANY_CATALOG = "*";
 
   /** Copies the sets; rejects null or blank names. */
@@ -22,6 +29,23 @@ public record Principal(String name, Set<String> readCatalogs, Set<String> write
     }
     readCatalogs = Set.copyOf(readCatalogs);
     writeCatalogs = Set.copyOf(writeCatalogs);
+    storeRead = Set.copyOf(storeRead);
+    storeWrite = Set.copyOf(storeWrite);
+  }
+
+  /**
+   * A principal whose auth-file entry has no {@code store} key: a catalog admin keeps the whole
+   * store (it was the only principal the store routes admitted before store grants existed), anyone
+   * else has no store grant.
+   */
+  public Principal(String name, Set<String> readCatalogs, Set<String> writeCatalogs) {
+    this(name, readCatalogs, writeCatalogs, defaultStoreGrants(readCatalogs, writeCatalogs),
+        defaultStoreGrants(readCatalogs, writeCatalogs));
+  }
+
+  /** The store grants of an entry without a {@code store} key: {@code "*"} for a catalog admin, none otherwise. */
+  public static Set<String> defaultStoreGrants(Set<String> readCatalogs, Set<String> writeCatalogs) {
+    return readCatalogs.contains(ANY_CATALOG) && writeCatalogs.contains(ANY_CATALOG) ? Set.of(ANY_CATALOG) : Set.of();
   }
 
   /**
@@ -45,7 +69,12 @@ public record Principal(String name, Set<String> readCatalogs, Set<String> write
     return readCatalogs.contains(ANY_CATALOG) && writeCatalogs.contains(ANY_CATALOG);
   }
 
-  private static boolean grants(Set<String> catalogs, String catalog) {
-    return catalogs.contains(ANY_CATALOG) || catalogs.contains(catalog);
+  /** A store admin has {@code "*"} in both {@code store.read} and {@code store.write}. */
+  public boolean isStoreAdmin() {
+    return storeRead.contains(ANY_CATALOG) && storeWrite.contains(ANY_CATALOG);
+  }
+
+  static boolean grants(Set<String> names, String name) {
+    return names.contains(ANY_CATALOG) || names.contains(name);
   }
 }

@@ -29,6 +29,18 @@ public interface AccessCheck {
   default void checkAdmin(String authorizationHeader) {}
 
   /**
+   * Identifies the caller of a store route (docs/design/0105-store-grants.md): throws {@link
+   * org.apache.iceberg.exceptions.NotAuthorizedException} (401) without a valid token; returns the
+   * principal, or empty when auth is off. The store's grants are then decided by {@link
+   * dev.lethe.server.auth.StoreGrants}.
+   *
+   * @param authorizationHeader the raw {@code Authorization} header, null if absent; never log it
+   */
+  default java.util.Optional<dev.lethe.server.auth.Principal> storeCaller(String authorizationHeader) {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * The name of the caller, for audit columns such as a cleanup job's {@code created_by}; call
    * after {@link #check} allowed the request. {@code anonymous} when auth is off.
    */

@@ -3,6 +3,8 @@ package dev.lethe.server.iceberg;
 import dev.lethe.server.auth.Access;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.Authorizer;
+import dev.lethe.server.auth.Principal;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
@@ -37,6 +39,13 @@ public final class AuthorizerAccessCheck implements AccessCheck {
   @Override
   public void checkAdmin(String authorizationHeader) {
     refuse(authorizer.authorizeAdmin(authorizationHeader));
+  }
+
+  @Override
+  public Optional<Principal> storeCaller(String authorizationHeader) {
+    AuthDecision decision = authorizer.authenticate(authorizationHeader);
+    refuse(decision);
+    return Optional.of(((AuthDecision.Allowed) decision).principal());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
@@ -43,44 +44,45 @@ public final class StoreRoutes {
 
   @FunctionalInterface
   private interface Handler {
-    void handle(Context ctx, String auth) throws Exception;
+    void handle(Context ctx, Optional<Principal> caller) throws Exception;
   }
 
   /** Registers every store route, and a filter answering 400 to a {@code .} or {@code ..} path segment. */
   public void register(RoutesConfig routes) {
     routes.before("/store/*", StoreRoutes::rejectDotSegments);
-    routes.get(ROOT, ctx -> run(ctx, (c, auth) -> StoreResponses.info(c, service.info(auth))));
+    routes.get(ROOT, ctx -> run(ctx, service, (c, auth) -> StoreResponses.info(c, service.info(auth))));
 
-    routes.get(ROOT + "/records", ctx -> run(ctx, this::list));
-    routes.get(ROOT + "/records/{ns}", ctx -> run(ctx, this::list));
-    routes.get(ROOT + "/records/{ns}/{col}", ctx -> run(ctx, this::list));
-    routes.get(ROOT + "/records" + KEY, ctx -> run(ctx, this::get));
-    routes.put(ROOT + "/records" + KEY, ctx -> run(ctx, this::put));
-    routes.delete(ROOT + "/records" + KEY, ctx -> run(ctx, this::delete));
+    routes.get(ROOT + "/records", ctx -> run(ctx, service, this::list));
+    routes.get(ROOT + "/records/{ns}", ctx -> run(ctx, service, this::list));
+    routes.get(ROOT + "/records/{ns}/{col}", ctx -> run(ctx, service, this::list));
+    routes.get(ROOT + "/records" + KEY, ctx -> run(ctx, service, this::get));
+    routes.put(ROOT + "/records" + KEY, ctx -> run(ctx, service, this::put));
+    routes.delete(ROOT + "/records" + KEY, ctx -> run(ctx, service, this::delete));
 
-    routes.get(ROOT + "/raw/records", ctx -> run(ctx, this::listRaw));
-    routes.get(ROOT + "/raw/records/{ns}", ctx -> run(ctx, this::listRaw));
-    routes.get(ROOT + "/raw/records/{ns}/{col}", ctx -> run(ctx, this::listRaw));
-    routes.get(ROOT + "/raw/records" + KEY, ctx -> run(ctx, this::getRaw));
-    routes.put(ROOT + "/raw/records" + KEY, ctx -> run(ctx, this::putRaw));
-    routes.post(ROOT + "/raw/purge" + KEY, ctx -> run(ctx, this::purge));
+    routes.get(ROOT + "/raw/records", ctx -> run(ctx, service, this::listRaw));
+    routes.get(ROOT + "/raw/records/{ns}", ctx -> run(ctx, service, this::listRaw));
+    routes.get(ROOT + "/raw/records/{ns}/{col}", ctx -> run(ctx, service, this::listRaw));
+    routes.get(ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::getRaw));
+    routes.put(ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::putRaw));
+    routes.post(ROOT + "/raw/purge" + KEY, ctx -> run(ctx, service, this::purge));
 
-    routes.get(ROOT + "/blobs", ctx -> run(ctx, this::listBlobs));
-    routes.put(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::putBlob));
-    routes.get(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::getBlob));
-    routes.head(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::hasBlob));
-    routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, this::removeBlob));
+    routes.get(ROOT + "/blobs", ctx -> run(ctx, service, this::listBlobs));
+    routes.put(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::putBlob));
+    routes.get(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::getBlob));
+    routes.head(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::hasBlob));
+    routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::removeBlob));
   }
 
-  private static void run(Context ctx, Handler handler) {
+  private static void run(Context ctx, StoreService service, Handler handler) {
     try {
-      handler.handle(ctx, ctx.header("Authorization"));
+      // 401 before anything else: no path or body is parsed for a caller without a valid token
+      handler.handle(ctx, service.caller(ctx.header("Authorization")));
     } catch (Exception e) {
       StoreErrors.write(ctx, e);
     }
   }
 
-  private void get(Context ctx, String auth) {
+  private void get(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
     Optional<Record> r = service.get(auth, key);
     if (r.isPresent()) {
@@ -90,13 +92,13 @@ public final class StoreRoutes {
     }
   }
 
-  private void list(Context ctx, String auth) {
+  private void list(Context ctx, Optional<Principal> auth) {
     KeyPrefix prefix = StoreRequests.prefix(ctx);
     StoreRequests.PageRequest page = StoreRequests.page(ctx, "live", prefix);
     StoreResponses.page(ctx, service.list(auth, prefix, page.after(), page.limit()), "live", prefix.toString());
   }
 
-  private void put(Context ctx, String auth) {
+  private void put(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
     DraftJson.Parsed draft = DraftJson.parse(ctx.bodyAsBytes(), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
@@ -104,7 +106,7 @@ public final class StoreRoutes {
     StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
   }
 
-  private void delete(Context ctx, String auth) {
+  private void delete(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
@@ -114,7 +116,7 @@ public final class StoreRoutes {
     StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
   }
 
-  private void getRaw(Context ctx, String auth) {
+  private void getRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
     Optional<Record> r = service.getRaw(auth, key);
     if (r.isPresent()) {
@@ -125,20 +127,20 @@ public final class StoreRoutes {
     }
   }
 
-  private void listRaw(Context ctx, String auth) {
+  private void listRaw(Context ctx, Optional<Principal> auth) {
     KeyPrefix prefix = StoreRequests.prefix(ctx);
     StoreRequests.PageRequest page = StoreRequests.page(ctx, "raw", prefix);
     StoreResponses.page(ctx, service.listRaw(auth, prefix, page.after(), page.limit()), "raw", prefix.toString());
   }
 
-  private void putRaw(Context ctx, String auth) {
+  private void putRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
     Record record = StoreRequests.rawRecord(ctx.bodyAsBytes(), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
   }
 
-  private void purge(Context ctx, String auth) {
+  private void purge(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
@@ -147,17 +149,17 @@ public final class StoreRoutes {
     StoreResponses.delete(ctx, service.purge(auth, key, expected));
   }
 
-  private void listBlobs(Context ctx, String auth) {
+  private void listBlobs(Context ctx, Optional<Principal> auth) {
     int limit = StoreRequests.pageSize(ctx);
     StoreResponses.blobs(ctx, service.listBlobs(auth, StoreRequests.blobCursor(ctx), limit));
   }
 
-  private void putBlob(Context ctx, String auth) {
+  private void putBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
     StoreResponses.blobStored(ctx, service.putBlob(auth, hash, ctx.bodyAsBytes()));
   }
 
-  private void getBlob(Context ctx, String auth) {
+  private void getBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
     Optional<byte[]> content = service.getBlob(auth, hash);
     if (content.isPresent()) {
@@ -167,12 +169,12 @@ public final class StoreRoutes {
     }
   }
 
-  private void hasBlob(Context ctx, String auth) {
+  private void hasBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
     ctx.status(service.hasBlob(auth, hash) ? 200 : 404);
   }
 
-  private void removeBlob(Context ctx, String auth) {
+  private void removeBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
     StoreResponses.blobRemoved(ctx, service.removeBlob(auth, hash, StoreRequests.storedAtOrBefore(ctx)));
   }

@@ -1,5 +1,9 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.auth.Principal;
+import dev.lethe.server.auth.StoreAction;
+import dev.lethe.server.auth.StoreAuthorship;
+import dev.lethe.server.auth.StoreGrants;
 import dev.lethe.server.iceberg.AccessCheck;
 import dev.lethe.store.core.ContentHash;
 import dev.lethe.store.core.DeleteResult;
@@ -16,6 +20,7 @@ import dev.lethe.store.core.format.RecordJson;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
  * What the store routes do, one method per route, over the served {@link Store}
@@ -24,8 +29,12 @@ import java.util.Optional;
  * hash), then makes exactly one store call; every decision about records is the store's (its
  * planners). Nothing is written when a check fails.
  *
- * <p>Access, until namespace-scoped store grants exist: with auth off everything is allowed; with
- * auth on every store call needs an admin token ({@code "*"} in both lists of the auth file).
+ * <p>Access (docs/design/0105-store-grants.md): the route identifies the caller first ({@link
+ * #caller}: 401 without a valid token); each method then asks {@link StoreGrants} whether the
+ * caller may do its action on the namespace (403 otherwise) before it reads anything, so a refusal
+ * reveals nothing about the key. Authorship is stamped by {@link StoreAuthorship}: a non-admin's
+ * puts, deletes and raw puts carry its own name. With auth off the caller is empty and everything
+ * is allowed, claims kept.
  *
  * <p>Thread-safe.
  */
@@ -60,55 +69,81 @@ public final class StoreService {
     this.access = Objects.requireNonNull(access, "access");
   }
 
-  /** Refuses unless the caller may use the store: 401 without a valid token, 403 for a non-admin. */
-  private void authorize(String authorization) {
-    access.checkAdmin(authorization);
+  /**
+   * Identifies the caller of a store route.
+   *
+   * @param authorization the raw {@code Authorization} header, null if absent; never logged
+   * @return the principal, empty when auth is off
+   * @throws org.apache.iceberg.exceptions.NotAuthorizedException (401) without a valid token
+   */
+  Optional<Principal> caller(String authorization) {
+    return access.storeCaller(authorization);
   }
 
-  Info info(String auth) {
-    authorize(auth);
+  /** Refuses (403) unless the caller may do {@code action} on {@code namespace}; auth off allows all. */
+  private static void authorize(Optional<Principal> caller, StoreAction action, Optional<String> namespace) {
+    if (caller.isEmpty()) {
+      return;
+    }
+    if (StoreGrants.decide(caller.get(), action, namespace) instanceof StoreGrants.Deny deny) {
+      throw new ForbiddenException("%s", deny.reason());
+    }
+  }
+
+  private static void authorize(Optional<Principal> caller, StoreAction action, RecordKey key) {
+    authorize(caller, action, Optional.of(key.namespace()));
+  }
+
+  private static void authorize(Optional<Principal> caller, StoreAction action, KeyPrefix prefix) {
+    authorize(caller, action, Optional.ofNullable(prefix.namespace()));
+  }
+
+  Info info(Optional<Principal> auth) {
+    authorize(auth, StoreAction.INFO, Optional.empty());
     return new Info(RecordJson.FORMAT_VERSION, store.ancestorCap(), Page.MAX_LIMIT);
   }
 
-  Optional<Record> get(String auth, RecordKey key) {
-    authorize(auth);
+  Optional<Record> get(Optional<Principal> auth, RecordKey key) {
+    authorize(auth, StoreAction.READ, key);
     return store.get(key);
   }
 
-  Page list(String auth, KeyPrefix prefix, Optional<RecordKey> after, int limit) {
-    authorize(auth);
+  Page list(Optional<Principal> auth, KeyPrefix prefix, Optional<RecordKey> after, int limit) {
+    authorize(auth, StoreAction.LIST, prefix);
     return store.listPage(prefix, after, limit);
   }
 
-  PutResult put(String auth, Record draft, Optional<Revision> expected) {
-    authorize(auth);
+  PutResult put(Optional<Principal> auth, Record draft, Optional<Revision> expected) {
+    authorize(auth, StoreAction.WRITE, draft.key());
     requireBlobs(draft);
-    return store.put(draft, expected);
+    Optional<String> author = StoreAuthorship.consumerAuthor(auth, Optional.ofNullable(draft.meta().author()));
+    return store.put(draft.withMeta(draft.meta().withAuthor(author.orElse(null))), expected);
   }
 
-  DeleteResult delete(String auth, RecordKey key, Optional<Revision> expected, Optional<String> author) {
-    authorize(auth);
-    return store.deleteAs(key, expected, author);
+  DeleteResult delete(Optional<Principal> auth, RecordKey key, Optional<Revision> expected, Optional<String> claimed) {
+    authorize(auth, StoreAction.WRITE, key);
+    return store.deleteAs(key, expected, StoreAuthorship.consumerAuthor(auth, claimed));
   }
 
-  Optional<Record> getRaw(String auth, RecordKey key) {
-    authorize(auth);
+  Optional<Record> getRaw(Optional<Principal> auth, RecordKey key) {
+    authorize(auth, StoreAction.READ, key);
     return store.getRaw(key);
   }
 
-  Page listRaw(String auth, KeyPrefix prefix, Optional<RecordKey> after, int limit) {
-    authorize(auth);
+  Page listRaw(Optional<Principal> auth, KeyPrefix prefix, Optional<RecordKey> after, int limit) {
+    authorize(auth, StoreAction.LIST, prefix);
     return store.listRawPage(prefix, after, limit);
   }
 
-  PutResult putRaw(String auth, Record record, Optional<Revision> expected) {
-    authorize(auth);
+  PutResult putRaw(Optional<Principal> auth, Record record, Optional<Revision> expected) {
+    authorize(auth, StoreAction.PUT_RAW, record.key());
     requireBlobs(record);
-    return store.putRaw(record, expected);
+    Optional<String> author = StoreAuthorship.rawAuthor(auth, Optional.ofNullable(record.meta().author()));
+    return store.putRaw(record.withMeta(record.meta().withAuthor(author.orElse(null))), expected);
   }
 
-  DeleteResult purge(String auth, RecordKey key, Optional<Revision> expected) {
-    authorize(auth);
+  DeleteResult purge(Optional<Principal> auth, RecordKey key, Optional<Revision> expected) {
+    authorize(auth, StoreAction.PURGE, key);
     return store.purge(key, expected);
   }
 
@@ -117,8 +152,8 @@ public final class StoreService {
    *
    * @throws IllegalArgumentException if the content does not hash to {@code hash} (nothing stored)
    */
-  BlobRef putBlob(String auth, String hash, byte[] content) {
-    authorize(auth);
+  BlobRef putBlob(Optional<Principal> auth, String hash, byte[] content) {
+    authorize(auth, StoreAction.BLOB_WRITE, Optional.empty());
     String actual = ContentHash.of(content);
     if (!actual.equals(hash)) {
       throw new IllegalArgumentException("Invalid blob: the content's SHA-256 is " + actual + ", not " + hash
@@ -127,18 +162,18 @@ public final class StoreService {
     return store.blobs().put(content);
   }
 
-  Optional<byte[]> getBlob(String auth, String hash) {
-    authorize(auth);
+  Optional<byte[]> getBlob(Optional<Principal> auth, String hash) {
+    authorize(auth, StoreAction.BLOB_READ, Optional.empty());
     return store.blobs().get(hash);
   }
 
-  boolean hasBlob(String auth, String hash) {
-    authorize(auth);
+  boolean hasBlob(Optional<Principal> auth, String hash) {
+    authorize(auth, StoreAction.BLOB_READ, Optional.empty());
     return store.blobs().contains(hash);
   }
 
-  BlobPage listBlobs(String auth, Optional<String> after, int limit) {
-    authorize(auth);
+  BlobPage listBlobs(Optional<Principal> auth, Optional<String> after, int limit) {
+    authorize(auth, StoreAction.BLOB_ADMIN, Optional.empty());
     // BlobStore lists whole (hash, length, time) triples, never contents; the page is cut here.
     List<BlobInfo> all = store.blobs().list().stream()
         .filter(b -> after.isEmpty() || b.hash().compareTo(after.get()) > 0)
@@ -152,8 +187,8 @@ public final class StoreService {
     return new BlobPage(page, Optional.of(page.get(limit - 1).hash()));
   }
 
-  boolean removeBlob(String auth, String hash, long storedAtOrBeforeMs) {
-    authorize(auth);
+  boolean removeBlob(Optional<Principal> auth, String hash, long storedAtOrBeforeMs) {
+    authorize(auth, StoreAction.BLOB_ADMIN, Optional.empty());
     return store.blobs().remove(hash, storedAtOrBeforeMs);
   }
 

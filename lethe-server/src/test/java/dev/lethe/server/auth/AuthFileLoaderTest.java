@@ -102,7 +102,7 @@ class AuthFileLoaderTest {
   void everyMalformedEntryIsRejectedNamingFileAndEntry() throws IOException {
     String[][] cases = {
       {yaml("  - name: dave\n    token-sha256: " + ANALYST_HASH + "\n    raed: [main]\n"),
-          "principal #1 ('dave'): unknown key 'raed'; expected name, token-sha256, read, write"},
+          "principal #1 ('dave'): unknown key 'raed'; expected name, token-sha256, read, write, store"},
       {yaml("  - token-sha256: " + ANALYST_HASH + "\n"), "principal #1: 'name' must be a non-empty string"},
       {yaml("  - name: ''\n    token-sha256: " + ANALYST_HASH + "\n"), "principal #1: 'name' must be a non-empty string"},
       {yaml("  - name: erin\n"), "principal #1 ('erin'): 'token-sha256' is missing"},

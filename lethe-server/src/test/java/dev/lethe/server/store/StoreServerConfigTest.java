@@ -111,7 +111,7 @@ class StoreServerConfigTest {
   }
 
   @Test
-  void withAuthOnEveryStoreRouteNeedsATokenAndUntilStoreGrantsExistAnAdminOne() throws Exception {
+  void withAuthOnEveryStoreRouteNeedsATokenAndAPrincipalWithoutStoreGrantsIsRefused() throws Exception {
     Path auth = dir.resolve("auth.yaml");
     Files.writeString(auth, "principals:\n"
         + "  - name: reader\n    token-sha256: " + ContentHash.ofUtf8("reader-token") + "\n    read: [main]\n    write: [main]\n"

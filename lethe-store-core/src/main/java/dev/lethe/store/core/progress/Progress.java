@@ -13,7 +13,7 @@ public interface Progress {
    * Reports that {@code done} of {@code total} keys are handled.
    *
    * @param done keys handled so far
-   * @param total keys to handle
+   * @param total keys to handle, or 0 when unknown (a streaming sync does not count ahead)
    */
   void update(long done, long total);
 }

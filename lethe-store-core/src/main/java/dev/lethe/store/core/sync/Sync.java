@@ -2,6 +2,7 @@ package dev.lethe.store.core.sync;
 
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
@@ -10,41 +11,46 @@ import dev.lethe.store.core.Store;
 import dev.lethe.store.core.sync.SyncAction.Side;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * Two-way sync of the keys under a prefix (DESIGN.md "Store / Sync, reset, collect"). Reads and
- * writes only the replication surface: a copy goes through {@code putRaw(record, empty)}, so a
- * delete landing on the destination meanwhile is a {@code Conflict} that is re-planned with the
+ * Two-way sync of the keys under a prefix (docs/design/0107-streaming-sync.md). Reads and writes
+ * only the replication surface: a copy goes through {@code putRaw(record, empty)}, so a delete
+ * landing on the destination meanwhile is a {@code Conflict} that is re-planned with the
  * tombstone in view rather than a recreation. Blobs a written record refers to (its body or a
  * tombstone's pinned blob) are copied to the destination's blob store first, so no store ever
  * holds a record whose blob it lacks.
+ *
+ * <p>Both sides are walked together, page by page ({@link Store#listRawPage}), in key order: at
+ * most one page of each side is in memory, whatever the namespace holds. Keyset pages return
+ * every key that exists for the whole walk exactly once; a key created on one side during the
+ * walk behind its cursor is left for the next sync, as it would be had it come after the sync.
  */
 public final class Sync {
+
+  /** Records per listed page of each side. */
+  static final int PAGE_SIZE = Page.MAX_LIMIT;
 
   private Sync() {}
 
   /**
-   * Syncs {@code a} and {@code b} under {@code prefix}.
+   * Syncs {@code a} and {@code b} under {@code prefix}. Progress is reported with a total of 0:
+   * a streaming walk does not know how many keys follow.
    *
    * @throws java.io.UncheckedIOException on a store error; keys already handled stay written
    */
   public static SyncReport run(Store a, Store b, KeyPrefix prefix, SyncOptions options) {
-    Map<RecordKey, Record> onA = index(a.listRaw(prefix));
-    Map<RecordKey, Record> onB = index(b.listRaw(prefix));
-    TreeSet<RecordKey> keys = new TreeSet<>(onA.keySet());
-    keys.addAll(onB.keySet());
+    Cursor onA = new Cursor(a, prefix);
+    Cursor onB = new Cursor(b, prefix);
     int copied = 0;
     int fastForwarded = 0;
     int merged = 0;
     List<SyncConflict> conflicts = new ArrayList<>();
     long done = 0;
-    for (RecordKey key : keys) {
-      Optional<Record> ra = Optional.ofNullable(onA.get(key));
-      Optional<Record> rb = Optional.ofNullable(onB.get(key));
+    while (onA.peek() != null || onB.peek() != null) {
+      RecordKey key = first(onA.peek(), onB.peek());
+      Optional<Record> ra = onA.takeIf(key);
+      Optional<Record> rb = onB.takeIf(key);
       boolean settled = false;
       for (int attempt = 1; attempt <= options.maxAttempts() && !settled; attempt++) {
         if (attempt > 1) {
@@ -82,9 +88,56 @@ public final class Sync {
         conflicts.add(new SyncConflict(key,
             "still changing after " + options.maxAttempts() + " attempts"));
       }
-      options.progress().update(++done, keys.size());
+      options.progress().update(++done, 0);
     }
     return new SyncReport(copied, fastForwarded, merged, conflicts, conflicts.isEmpty());
+  }
+
+  private static RecordKey first(Record x, Record y) {
+    if (x == null) {
+      return y.key();
+    }
+    if (y == null) {
+      return x.key();
+    }
+    return x.key().compareTo(y.key()) <= 0 ? x.key() : y.key();
+  }
+
+  /** One side's raw listing, read a page at a time. */
+  private static final class Cursor {
+    private final Store store;
+    private final KeyPrefix prefix;
+    private List<Record> page = List.of();
+    private int index;
+    private Optional<RecordKey> after = Optional.empty();
+    private boolean last;
+
+    Cursor(Store store, KeyPrefix prefix) {
+      this.store = store;
+      this.prefix = prefix;
+    }
+
+    /** The next record in key order, or null at the end. */
+    Record peek() {
+      while (index == page.size() && !last) {
+        Page p = store.listRawPage(prefix, after, PAGE_SIZE);
+        page = p.records();
+        index = 0;
+        after = p.next();
+        last = p.next().isEmpty();
+      }
+      return index < page.size() ? page.get(index) : null;
+    }
+
+    /** Consumes the next record if it is at {@code key}. */
+    Optional<Record> takeIf(RecordKey key) {
+      Record r = peek();
+      if (r != null && r.key().equals(key)) {
+        index++;
+        return Optional.of(r);
+      }
+      return Optional.empty();
+    }
   }
 
   /** Copies {@code record}'s blobs from {@code from} to {@code to}, then puts it raw on {@code to}. */
@@ -100,9 +153,4 @@ public final class Sync {
     return r instanceof Committed;
   }
 
-  private static Map<RecordKey, Record> index(List<Record> records) {
-    Map<RecordKey, Record> m = new TreeMap<>();
-    records.forEach(r -> m.put(r.key(), r));
-    return m;
-  }
 }

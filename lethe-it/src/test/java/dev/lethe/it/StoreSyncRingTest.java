@@ -1,0 +1,282 @@
+package dev.lethe.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lethe.store.core.Body;
+import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.Deleted;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.Store;
+import dev.lethe.store.core.sync.Sync;
+import dev.lethe.store.core.sync.SyncConflict;
+import dev.lethe.store.core.sync.SyncOptions;
+import dev.lethe.store.core.sync.SyncReport;
+import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.jdbc.JdbcStore;
+import dev.lethe.store.remote.RemoteStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Three stores in a sync ring — a {@code file:} laptop, a {@code jdbc:h2} store and a real
+ * {@code lethe server} process reached through the remote client — driven by a seeded random mix
+ * of puts, deletes, recreations and ring syncs, checked by an oracle (docs/design/0106-sync-ring-oracle.md):
+ *
+ * <ul>
+ *   <li>no store ever moves a key backwards: a record it held is never replaced by one of that
+ *       record's ancestors, so a deleted key never comes back;
+ *   <li>after the final sync rounds (a user resolving the reported delete-versus-edit conflicts
+ *       by deleting) every store holds the same revision of every key and every pair reports
+ *       converged;
+ *   <li>no acknowledged write is lost: each one is the final record, or an ancestor of it through
+ *       the revision graph of every record any store held, or (a tombstone) outranked by a
+ *       higher tombstone.
+ * </ul>
+ *
+ * The seed is printed; {@code -Dlethe.it.ring.seed=N} replays a run, {@code -Dlethe.it.ring.ops=N}
+ * sets its length.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StoreSyncRingTest {
+  private static final int CAP = 32;
+  private static final KeyPrefix PREFIX = KeyPrefix.namespace("ring");
+
+  private final List<Store> stores = new ArrayList<>();
+  private final List<String> names = List.of("file", "jdbc:h2", "remote");
+  private LetheProcess server;
+
+  /** Per key, every revision's parent and ancestors, from every record any store held (a revision is only unique within its key). */
+  private final Map<RecordKey, Map<Revision, Set<Revision>>> graph = new HashMap<>();
+  /** What each store last held per key. */
+  private final Map<String, Record> held = new HashMap<>();
+  private final List<Record> acked = new ArrayList<>();
+  /** Per key, every tombstone revision any store held. */
+  private final Map<RecordKey, Set<Revision>> tombstones = new HashMap<>();
+
+  @BeforeAll
+  void openStores() throws Exception {
+    Path work = Files.createDirectories(
+        Path.of(System.getProperty("lethe.it.work-dir", "target/it"), "sync-ring-" + System.nanoTime()));
+    stores.add(new FsStore(work.resolve("laptop"), CAP, Clock.systemUTC()));
+    stores.add(JdbcStore.open("jdbc:h2:mem:ring" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1",
+        4, CAP, Clock.systemUTC()));
+    server = LetheProcess.start(StoreServerPool.freePort(), work.resolve("server"), work.resolve("server.log"), List.of(),
+        Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0"));
+    stores.add(RemoteStore.open("http://127.0.0.1:" + server.port(), Optional.empty()));
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    for (Store s : stores) {
+      if (s instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void randomPutsDeletesAndRingSyncsConvergeWithoutResurrectionOrLoss() {
+    long seed = Long.getLong("lethe.it.ring.seed", new Random().nextLong());
+    int ops = Integer.getInteger("lethe.it.ring.ops", 400);
+    System.out.println("StoreSyncRingTest seed " + seed + " ops " + ops + " (replay: -Dlethe.it.ring.seed=" + seed + ")");
+    Random random = new Random(seed);
+    List<RecordKey> keys = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      keys.add(new RecordKey("ring", i < 4 ? "lines" : "docs", "k" + i));
+    }
+    int syncs = 0;
+    for (int op = 0; op < ops; op++) {
+      int roll = random.nextInt(10);
+      int s = random.nextInt(3);
+      RecordKey key = keys.get(random.nextInt(keys.size()));
+      String where = "seed " + seed + " op " + op;
+      if (roll < 5) {
+        put(s, key, "op" + op, where);
+      } else if (roll < 7) {
+        delete(s, key, where);
+      } else {
+        sync(s, (s + 1) % 3, where);
+        syncs++;
+      }
+    }
+    // the final rounds: sync the ring until nothing is reported; a delete-versus-edit (or an opaque
+    // edit-versus-edit) conflict is resolved as a user would, by deleting the live sides
+    int resolved = 0;
+    boolean converged = false;
+    for (int round = 0; round < 10 && !converged; round++) {
+      Set<RecordKey> conflicted = new TreeSet<>();
+      for (int pass = 0; pass < 2; pass++) {
+        for (int s = 0; s < 3; s++) {
+          sync(s, (s + 1) % 3, "seed " + seed + " final round " + round).conflicts().stream()
+              .map(SyncConflict::key).forEach(conflicted::add);
+        }
+      }
+      for (RecordKey key : conflicted) {
+        for (int s = 0; s < 3; s++) {
+          delete(s, key, "seed " + seed + " resolving " + key);
+        }
+        resolved++;
+      }
+      converged = conflicted.isEmpty();
+    }
+    assertThat(converged).as("seed %d: the ring converges", seed).isTrue();
+    for (int s = 0; s < 3; s++) {
+      SyncReport r = Sync.run(stores.get(s), stores.get((s + 1) % 3), PREFIX, SyncOptions.DEFAULTS);
+      assertThat(r.converged()).as("seed %d: %s and %s converged", seed, names.get(s), names.get((s + 1) % 3)).isTrue();
+      assertThat(r.copied() + r.fastForwarded() + r.merged()).isZero();
+    }
+    Map<RecordKey, Record> finals = new LinkedHashMap<>();
+    for (Record r : stores.get(0).listRaw(PREFIX)) {
+      finals.put(r.key(), r);
+    }
+    for (int s = 1; s < 3; s++) {
+      Map<RecordKey, Revision> other = new LinkedHashMap<>();
+      stores.get(s).listRaw(PREFIX).forEach(r -> other.put(r.key(), r.revision()));
+      Map<RecordKey, Revision> mine = new LinkedHashMap<>();
+      finals.forEach((k, r) -> mine.put(k, r.revision()));
+      assertThat(other).as("seed %d: %s holds what %s holds", seed, names.get(s), names.get(0)).isEqualTo(mine);
+    }
+    for (Record w : acked) {
+      Record f = finals.get(w.key());
+      assertThat(f).as("seed %d: %s was acked and is gone", seed, w.key()).isNotNull();
+      boolean kept = covers(f, w.revision()) || supersededByADelete(f, w);
+      assertThat(kept).as("seed %d: acked %s %s %s is neither final (%s) nor superseded by it", seed,
+          w.isTombstone() ? "tombstone" : "write", w.key(), w.revision(), f.revision()).isTrue();
+    }
+    System.out.printf("StoreSyncRingTest seed %d: %d ops, %d syncs, %d acked writes, %d conflicts resolved, %d keys, "
+        + "%d tombstones at the end%n", seed, ops, syncs, acked.size(), resolved, finals.size(),
+        finals.values().stream().filter(Record::isTombstone).count());
+  }
+
+  private void put(int s, RecordKey key, String text, String where) {
+    Store store = stores.get(s);
+    Optional<Record> current = store.getRaw(key);
+    boolean live = current.isPresent() && !current.get().isTombstone();
+    Kind kind = key.collection().equals("lines") ? Kind.LINES : Kind.DOCUMENT;
+    String body = kind.equals(Kind.LINES) && live ? ((Body.Inline) current.get().body()).text() + text + "\n" : text + "\n";
+    PutResult r = store.put(Record.draft(key, kind, Body.Inline.text(body), Meta.byAuthor(names.get(s))),
+        live ? Optional.of(current.get().revision()) : Optional.empty());
+    assertThat(r).as(where).isInstanceOf(Committed.class);
+    acked.add(((Committed) r).record());
+    observe(where);
+  }
+
+  private void delete(int s, RecordKey key, String where) {
+    Store store = stores.get(s);
+    Optional<Record> current = store.getRaw(key);
+    if (current.isEmpty() || current.get().isTombstone()) {
+      return;
+    }
+    Deleted d = (Deleted) store.delete(key, Optional.of(current.get().revision()));
+    acked.add(d.tombstone().orElseThrow());
+    observe(where);
+  }
+
+  private SyncReport sync(int a, int b, String where) {
+    SyncReport r = Sync.run(stores.get(a), stores.get(b), PREFIX, SyncOptions.DEFAULTS);
+    observe(where + " after sync " + names.get(a) + " <-> " + names.get(b));
+    return r;
+  }
+
+  /** Records every store's records in the graph and checks no store moved a key backwards. */
+  private void observe(String where) {
+    for (int s = 0; s < 3; s++) {
+      Set<RecordKey> seen = new HashSet<>();
+      for (Record r : stores.get(s).listRaw(PREFIX)) {
+        seen.add(r.key());
+        Set<Revision> edges = graph.computeIfAbsent(r.key(), x -> new HashMap<>()).computeIfAbsent(r.revision(), x -> new HashSet<>());
+        if (r.parent() != null) {
+          edges.add(r.parent());
+        }
+        edges.addAll(r.ancestors());
+        if (r.isTombstone()) {
+          tombstones.computeIfAbsent(r.key(), x -> new HashSet<>()).add(r.revision());
+        }
+        String slot = s + "/" + r.key();
+        Record before = held.put(slot, r);
+        if (before != null && !before.revision().equals(r.revision())) {
+          assertThat(reaches(r.key(), before.revision(), r.revision()))
+              .as("%s: %s went back on %s from %s %s to %s %s", where, r.key(), names.get(s),
+                  before.isTombstone() ? "tombstone" : "live", before.revision(), r.isTombstone() ? "tombstone" : "live",
+                  r.revision())
+              .isFalse();
+        }
+      }
+      for (Map.Entry<String, Record> e : held.entrySet()) {
+        if (e.getKey().startsWith(s + "/")) {
+          assertThat(seen).as("%s: %s vanished from %s (nothing purges here)", where, e.getKey(), names.get(s))
+              .contains(e.getValue().key());
+        }
+      }
+    }
+  }
+
+  /** Whether {@code f} is {@code r} or descends from it. */
+  private boolean covers(Record f, Revision r) {
+    return f.revision().equals(r) || reaches(f.key(), f.revision(), r);
+  }
+
+  /**
+   * Whether {@code w} was deleted by a tombstone (itself, or one descending from it) that only a
+   * tombstone at least as high replaced, and the final record is or descends from that one: two
+   * concurrent deletes of a key keep the higher tombstone, and the key stays deleted (or was
+   * recreated after it).
+   */
+  private boolean supersededByADelete(Record f, Record w) {
+    Set<Revision> ts = tombstones.getOrDefault(w.key(), Set.of());
+    for (Revision t : ts) {
+      if (t.equals(w.revision()) || reaches(w.key(), t, w.revision())) {
+        for (Revision higher : ts) {
+          if (higher.compareTo(t) >= 0 && covers(f, higher)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code to} is an ancestor of {@code from} in the graph of every record seen. */
+  private boolean reaches(RecordKey key, Revision from, Revision to) {
+    Map<Revision, Set<Revision>> edges = graph.getOrDefault(key, Map.of());
+    Set<Revision> visited = new HashSet<>();
+    List<Revision> todo = new ArrayList<>(List.of(from));
+    while (!todo.isEmpty()) {
+      Revision r = todo.remove(todo.size() - 1);
+      for (Revision next : edges.getOrDefault(r, Set.of())) {
+        if (next.equals(to)) {
+          return true;
+        }
+        if (visited.add(next)) {
+          todo.add(next);
+        }
+      }
+    }
+    return false;
+  }
+}
