@@ -6,6 +6,9 @@ import javax.sql.DataSource;
 import dev.lethe.catalog.entity.migration.V7__names_compare_exactly;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.HandleCallbackDecorator;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -14,6 +17,11 @@ import org.jdbi.v3.core.Jdbi;
  *
  * <p>Every vendor runs {@code READ COMMITTED} (MySQL/MariaDB are switched from their default
  * {@code REPEATABLE READ}), so the rules that lock and then read behave the same everywhere.
+ *
+ * <p>On H2 every JDBI callback ends with a {@code CHECKPOINT} once no transaction is open: H2's
+ * store writes committed transactions to its file from a background thread up to a second later, so
+ * without it a process killed right after answering a commit lost that commit
+ * (docs/design/0053-h2-commits-survive-a-killed-process.md).
  *
  * <p>Closing it closes the pool; an embedded H2 database closes with its last connection.
  */
@@ -26,6 +34,42 @@ public final class CatalogDatabase implements AutoCloseable {
     this.dataSource = dataSource;
     this.vendor = vendor;
     this.jdbi = Jdbi.create(dataSource);
+    if (vendor == DatabaseVendor.H2) {
+      jdbi.setHandleCallbackDecorator(new CheckpointAfterCallback());
+    }
+  }
+
+  /**
+   * Writes what a callback committed to H2's file before the callback's result is used (an answer
+   * to a client): {@code CHECKPOINT} commits H2's store to its file (the operating system's cache,
+   * which a killed process does not lose). Skipped inside an open transaction (a nested callback);
+   * the outermost callback checkpoints. A no-op on an in-memory database.
+   */
+  private static final class CheckpointAfterCallback implements HandleCallbackDecorator {
+    @Override
+    public <R, X extends Exception> HandleCallback<R, X> decorate(HandleCallback<R, X> callback) {
+      return handle -> {
+        R result;
+        try {
+          result = callback.withHandle(handle);
+        } catch (Throwable failure) {
+          try {
+            checkpoint(handle);
+          } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+          }
+          throw failure;
+        }
+        checkpoint(handle);
+        return result;
+      };
+    }
+
+    private static void checkpoint(Handle handle) {
+      if (!handle.isClosed() && !handle.isInTransaction()) {
+        handle.execute("CHECKPOINT");
+      }
+    }
   }
 
   /**

@@ -307,7 +307,7 @@ public final class IcebergRestRoutes {
    * catalog's properties and never sees them.
    */
   private Map<String, String> clientFileIOOverrides() {
-    return softDeletes != null && softDeletes.enabled() ? SOFT_DELETE_CLIENT_OVERRIDES : Map.of();
+    return drops.softDeletionOn() ? SOFT_DELETE_CLIENT_OVERRIDES : Map.of();
   }
 
   private LoadTableResponse withClientOverrides(LoadTableResponse response) {

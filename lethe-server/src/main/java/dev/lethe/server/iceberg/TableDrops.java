@@ -39,6 +39,11 @@ public final class TableDrops {
    * @param purge the synchronous purge's job and its state, null on the other paths
    * @param asyncJob the enqueued job of an asynchronous purge, null on the other paths
    */
+  /** Whether soft deletion is on for this server: drops then write deletion records. */
+  public boolean softDeletionOn() {
+    return softDeletes != null && softDeletes.enabled();
+  }
+
   public record Dropped(DropPlanner.Decision decision, PurgeJobExecutor.Finished purge, CleanupJob asyncJob) {}
 
   /** The request's drop parameters, as received. */

@@ -10,14 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import java.util.Random;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random names, paths, JSON bodies and headers against the Iceberg REST and management routes of a
@@ -25,13 +22,17 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * {@code lethe.test.random.backend}: {@code postgresql}, {@code mariadb}). For every request: never a
  * 5xx; every 4xx (but to {@code HEAD}) carries a JSON error in its route's shape; and a refused
  * request leaves every catalog row and every warehouse file exactly as it was.
+ *
+ * <p>Seeded: the seed is printed; replay with {@code -Dlethe.test.random.seed=<seed>}, run longer
+ * with {@code -Dlethe.test.random.tries=<n>} (default 400). A plain generator over
+ * {@link java.util.Random}: the cases are the same kinds a property-testing library would draw.
  */
 class RandomRequestsPropertyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static Path dir;
   private static BackendServer s;
 
-  @BeforeContainer
+  @BeforeAll
   static void start() throws Exception {
     dir = Files.createTempDirectory("lethe-random-requests");
     s = new BackendServer(System.getProperty("lethe.test.random.backend", "h2"), dir);
@@ -40,7 +41,7 @@ class RandomRequestsPropertyTest {
     s.send("POST", "/iceberg/v1/main/namespaces/db/views", view("\"v\""));
   }
 
-  @AfterContainer
+  @AfterAll
   static void stop() throws Exception {
     if (s != null) {
       s.close();
@@ -49,111 +50,168 @@ class RandomRequestsPropertyTest {
 
   record Request(String method, String path, String body, List<String> headers) {}
 
-  @Property(tries = 400)
-  void noRequestIsA5xxAndARefusedOneChangesNothing(@ForAll("requests") Request r) throws Exception {
+  @Test
+  void noRequestIsA5xxAndARefusedOneChangesNothing() throws Exception {
+    long seed = Long.getLong("lethe.test.random.seed", System.nanoTime());
+    int tries = Integer.getInteger("lethe.test.random.tries", 400);
+    System.out.println("RandomRequestsPropertyTest seed=" + seed + " (replay with -Dlethe.test.random.seed=" + seed + ")");
+    Gen g = new Gen(new Random(seed));
+    for (int i = 0; i < tries; i++) {
+      Request r = g.request();
+      check("seed " + seed + " try " + i, r);
+    }
+  }
+
+  private static void check(String where, Request r) throws Exception {
     String before = s.snapshot();
     BackendServer.Raw response = s.sendRaw(r.method(), r.path(), r.body(), r.headers());
     int status = response.status();
-    assertThat(status).as("%s %s %s -> %s", r.method(), r.path(), r.body(), response.body()).isLessThan(500);
+    assertThat(status).as("%s: %s %s %s -> %s", where, r.method(), r.path(), r.body(), response.body()).isLessThan(500);
     if (status >= 400) {
       if (!r.method().equals("HEAD")) {
-        assertThat(response.headers().get("Content-Type")).as("%s %s -> %s %s %s", r.method(), r.path(), status, response.headers(), response.body()).startsWith("application/json");
+        assertThat(response.headers().get("Content-Type")).as("%s: %s %s -> %s %s %s", where, r.method(), r.path(), status,
+            response.headers(), response.body()).startsWith("application/json");
         JsonNode body = JSON.readTree(response.body());
         JsonNode error = body.has("error") ? body.get("error") : body;
         assertThat(error.get("code").asInt()).as(response.body()).isEqualTo(status);
         assertThat(error.get("message").asText()).as(response.body()).isNotBlank();
       }
-      assertThat(s.snapshot()).as("%s %s %s -> %s", r.method(), r.path(), r.body(), status).isEqualTo(before);
+      assertThat(s.snapshot()).as("%s: %s %s %s -> %s", where, r.method(), r.path(), r.body(), status).isEqualTo(before);
     }
   }
 
   // ---- generators ----
 
-  @Provide
-  Arbitrary<Request> requests() {
-    return Combinators.combine(Arbitraries.of("GET", "HEAD", "POST", "DELETE", "PUT"), paths(), bodies(), headers())
-        .as(Request::new);
-  }
+  /** Draws requests from one seeded {@link Random}. */
+  private static final class Gen {
+    private final Random rnd;
 
-  /** A name as a client means it: plain, unicode, spaces, '+', '%', dots, separators, surrogates, long. */
-  static Arbitrary<String> names() {
-    return Arbitraries.oneOf(
-        Arbitraries.of("db", "t", "v", "missing", "my ns", "a+b", "t ", ".", "..", "", "a\u001fb", "a/b", "\u65e5",
-            "a\u0000b", "a\ud800b", "\ud83d\ude00"),
-        Arbitraries.strings().all().ofMinLength(0).ofMaxLength(12),
-        Arbitraries.strings().withCharRange('a', 'c').ofLength(250).map(x -> x + "xyzuvw"),
-        Arbitraries.strings().withChars("\u00e9\u65e5").ofMinLength(250).ofMaxLength(260));
-  }
+    Gen(Random rnd) {
+      this.rnd = rnd;
+    }
 
-  /** A raw path segment: a name encoded as 1.11 (+) or 1.12 (%20) would, or raw percent bytes. */
-  static Arbitrary<String> segments() {
-    return Arbitraries.oneOf(
-        names().map(n -> URLEncoder.encode(n, StandardCharsets.UTF_8)),
-        names().map(n -> URLEncoder.encode(n, StandardCharsets.UTF_8).replace("+", "%20")),
-        Arbitraries.integers().between(0, 255).list().ofMinSize(1).ofMaxSize(6)
-            .map(bytes -> bytes.stream().map(b -> String.format("%%%02X", b)).reduce("", String::concat)),
-        Arbitraries.of("db", "db%1Fx", "%ED%A0%80", "%C0%AF", "%", "%zz", "+", "a%2Fb", "t", "v"));
-  }
+    @SafeVarargs
+    private <T> T oneOf(Supplier<T>... choices) {
+      return choices[rnd.nextInt(choices.length)].get();
+    }
 
-  static Arbitrary<String> queries() {
-    return Arbitraries.oneOf(
-        Arbitraries.just(""),
-        Arbitraries.of("pageSize", "pageToken", "parent", "purgeRequested", "snapshots", "deleted", "warehouse",
-                "namespace", "state", "limit", "name")
-            .flatMap(k -> segments().map(v -> "?" + k + "=" + v)));
-  }
+    private String of(String... values) {
+      return values[rnd.nextInt(values.length)];
+    }
 
-  static Arbitrary<String> paths() {
-    Arbitrary<String> seg = segments();
-    Arbitrary<String> iceberg = Combinators.combine(Arbitraries.of("main", "main", "main", "nope"), seg, seg,
-            Arbitraries.of("", "/properties", "/tables", "/tables/{x}", "/tables/{x}/metrics", "/register",
-                "/register-view", "/views", "/views/{x}"), queries())
-        .as((prefix, ns, x, tail, q) -> "/iceberg/v1/" + prefix + "/namespaces/" + ns + tail.replace("{x}", x) + q);
-    Arbitrary<String> icebergRoot = Combinators.combine(Arbitraries.of("/namespaces", "/tables/rename",
-            "/views/rename", "/transactions/commit"), queries())
-        .as((tail, q) -> "/iceberg/v1/main" + tail + q);
-    Arbitrary<String> config = queries().map(q -> "/iceberg/v1/config" + q);
-    Arbitrary<String> management = Combinators.combine(Arbitraries.of("default", "nope"), Arbitraries.of("main", "nope"),
-            seg, seg, Arbitraries.of("/tables", "/tables/{x}", "/tables/{x}/undrop", "/tables/{x}/purge"), queries())
-        .as((m, c, s, x, tail, q) -> "/api/metalakes/" + m + "/catalogs/" + c + "/schemas/" + s
-            + tail.replace("{x}", x) + q);
-    Arbitrary<String> cleanups = queries().map(q -> "/api/metalakes/default/catalogs/main/cleanups" + q);
-    return Arbitraries.oneOf(iceberg, iceberg, iceberg, icebergRoot, config, management, cleanups);
-  }
+    /** Any chars (all of UTF-16, surrogates included), length in [min, max]. */
+    private String anyChars(int min, int max) {
+      int n = min + rnd.nextInt(max - min + 1);
+      StringBuilder b = new StringBuilder(n);
+      for (int i = 0; i < n; i++) {
+        b.append(rnd.nextInt(4) == 0 ? (char) rnd.nextInt(0x10000) : (char) (0x20 + rnd.nextInt(0x5f)));
+      }
+      return b.toString();
+    }
 
-  static Arbitrary<String> bodies() {
-    Arbitrary<String> quoted = names().map(RandomRequestsPropertyTest::quote);
-    return Arbitraries.oneOf(
-        Arbitraries.just(null),
-        quoted.map(n -> "{\"namespace\":[" + n + "],\"properties\":{" + n + ":" + n + "}}"),
-        quoted.map(RandomRequestsPropertyTest::table),
-        quoted.map(RandomRequestsPropertyTest::view),
-        quoted.map(n -> "{\"name\":" + n + ",\"metadata-location\":" + quote(dir.resolve("warehouse").toString()) + "}"),
-        quoted.map(n -> "{\"source\":{\"namespace\":[\"db\"],\"name\":\"t\"},\"destination\":{\"namespace\":[" + n
-            + "],\"name\":" + n + "}}"),
-        quoted.map(n -> "{\"updates\":{" + n + ":\"1\"},\"removals\":[" + n + "]}"),
-        quoted.map(n -> "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{" + n + ":" + n + "}}]}"),
-        quoted.map(n -> "{\"requirements\":[],\"updates\":[{\"action\":\"set-location\",\"location\":" + n + "}]}"),
-        quoted.map(n -> "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"db\"],\"name\":" + n
-            + "},\"requirements\":[],\"updates\":[]}]}"),
-        quoted.map(n -> "{\"namespace\":[" + n + "],\"namespace\":[\"dup\"]}"),
-        quoted.map(n -> "{\"namespace\":[" + n + "]} trailing"),
-        Arbitraries.strings().all().ofMaxLength(40),
-        Arbitraries.of("{}", "[]", "null", "1", "\"x\"", "{\"namespace\":[]}", "{\"name\":\"t\"}", "{\"namespace\":null}",
-            "{\"namespace\":[\"a\"],\"properties\":{\"k\":null}}", "[".repeat(2000), "{\"a\":" .repeat(100)));
-  }
+    private String charsFrom(String alphabet, int min, int max) {
+      int n = min + rnd.nextInt(max - min + 1);
+      StringBuilder b = new StringBuilder(n);
+      for (int i = 0; i < n; i++) {
+        b.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+      }
+      return b.toString();
+    }
 
-  static Arbitrary<List<String>> headers() {
-    Arbitrary<String> value = Arbitraries.oneOf(Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(20),
-        Arbitraries.of("true", "false", "TRUE", "Bearer x", "", "yes"));
-    Arbitrary<List<String>> one = Combinators.combine(Arbitraries.of("Authorization", "X-Lethe-Async-Purge",
-            "X-Gravitino-Async-Purge", "Content-Type", "Accept", "X-Iceberg-Access-Delegation"), value)
-        .as((k, v) -> List.of(k, v));
-    return one.list().ofMaxSize(3).map(pairs -> {
+    Request request() {
+      return new Request(of("GET", "HEAD", "POST", "DELETE", "PUT"), path(), body(), headers());
+    }
+
+    /** A name as a client means it: plain, unicode, spaces, '+', '%', dots, separators, surrogates, long. */
+    String name() {
+      return oneOf(
+          () -> of("db", "t", "v", "missing", "my ns", "a+b", "t ", ".", "..", "", "a\u001fb", "a/b", "\u65e5",
+              "a\u0000b", "a\ud800b", "\ud83d\ude00"),
+          () -> anyChars(0, 12),
+          () -> charsFrom("abc", 250, 250) + "xyzuvw",
+          () -> charsFrom("\u00e9\u65e5", 250, 260));
+    }
+
+    /** A raw path segment: a name encoded as 1.11 (+) or 1.12 (%20) would, or raw percent bytes. */
+    String segment() {
+      return oneOf(
+          () -> URLEncoder.encode(name(), StandardCharsets.UTF_8),
+          () -> URLEncoder.encode(name(), StandardCharsets.UTF_8).replace("+", "%20"),
+          () -> {
+            int n = 1 + rnd.nextInt(6);
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+              b.append(String.format("%%%02X", rnd.nextInt(256)));
+            }
+            return b.toString();
+          },
+          () -> of("db", "db%1Fx", "%ED%A0%80", "%C0%AF", "%", "%zz", "+", "a%2Fb", "t", "v"));
+    }
+
+    String query() {
+      return oneOf(() -> "", () -> "?" + of("pageSize", "pageToken", "parent", "purgeRequested", "snapshots", "deleted",
+          "warehouse", "namespace", "state", "limit", "name") + "=" + segment());
+    }
+
+    String path() {
+      Supplier<String> iceberg = () -> "/iceberg/v1/" + of("main", "main", "main", "nope") + "/namespaces/" + segment()
+          + of("", "/properties", "/tables", "/tables/{x}", "/tables/{x}/metrics", "/register", "/register-view",
+              "/views", "/views/{x}").replace("{x}", segment()) + query();
+      Supplier<String> icebergRoot = () -> "/iceberg/v1/main"
+          + of("/namespaces", "/tables/rename", "/views/rename", "/transactions/commit") + query();
+      Supplier<String> config = () -> "/iceberg/v1/config" + query();
+      Supplier<String> management = () -> "/api/metalakes/" + of("default", "nope") + "/catalogs/" + of("main", "nope")
+          + "/schemas/" + segment()
+          + of("/tables", "/tables/{x}", "/tables/{x}/undrop", "/tables/{x}/purge").replace("{x}", segment()) + query();
+      Supplier<String> cleanups = () -> "/api/metalakes/default/catalogs/main/cleanups" + query();
+      return oneOf(iceberg, iceberg, iceberg, icebergRoot, config, management, cleanups);
+    }
+
+    String body() {
+      Supplier<String> quoted = () -> quote(name());
+      return oneOf(
+          () -> null,
+          () -> {
+            String n = quoted.get();
+            return "{\"namespace\":[" + n + "],\"properties\":{" + n + ":" + n + "}}";
+          },
+          () -> table(quoted.get()),
+          () -> view(quoted.get()),
+          () -> "{\"name\":" + quoted.get() + ",\"metadata-location\":" + quote(dir.resolve("warehouse").toString()) + "}",
+          () -> {
+            String n = quoted.get();
+            return "{\"source\":{\"namespace\":[\"db\"],\"name\":\"t\"},\"destination\":{\"namespace\":[" + n
+                + "],\"name\":" + n + "}}";
+          },
+          () -> {
+            String n = quoted.get();
+            return "{\"updates\":{" + n + ":\"1\"},\"removals\":[" + n + "]}";
+          },
+          () -> {
+            String n = quoted.get();
+            return "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{" + n + ":" + n + "}}]}";
+          },
+          () -> "{\"requirements\":[],\"updates\":[{\"action\":\"set-location\",\"location\":" + quoted.get() + "}]}",
+          () -> "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"db\"],\"name\":" + quoted.get()
+              + "},\"requirements\":[],\"updates\":[]}]}",
+          () -> "{\"namespace\":[" + quoted.get() + "],\"namespace\":[\"dup\"]}",
+          () -> "{\"namespace\":[" + quoted.get() + "]} trailing",
+          () -> anyChars(0, 40),
+          () -> of("{}", "[]", "null", "1", "\"x\"", "{\"namespace\":[]}", "{\"name\":\"t\"}", "{\"namespace\":null}",
+              "{\"namespace\":[\"a\"],\"properties\":{\"k\":null}}", "[".repeat(2000), "{\"a\":".repeat(100)));
+    }
+
+    List<String> headers() {
       List<String> flat = new ArrayList<>();
-      pairs.forEach(flat::addAll);
+      int n = rnd.nextInt(4);
+      for (int i = 0; i < n; i++) {
+        flat.add(of("Authorization", "X-Lethe-Async-Purge", "X-Gravitino-Async-Purge", "Content-Type", "Accept",
+            "X-Iceberg-Access-Delegation"));
+        flat.add(oneOf(() -> charsFrom(" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~", 0, 20),
+            () -> of("true", "false", "TRUE", "Bearer x", "", "yes")));
+      }
       return flat;
-    });
+    }
   }
 
   static String quote(String s) {

@@ -12,7 +12,7 @@ class CleanupViewTest {
   @Test
   void aJobWaitingAfterAFailedAttemptShowsWhenItMayBeRetriedAndNeverItsFileIoProperties() {
     CleanupJob job = new CleanupJob(7, CleanupObjectType.TABLE, "default", "c", "main", "db", "t", "/w/t/metadata/1.json",
-        "io", "v1:secret", CleanupJobState.PENDING, 2, "store down", null, "alice", 10, 20, 5020L);
+        "io", "v1:secret", CleanupJobState.PENDING, 2, "store down", null, "alice", 10, 20, 0, null, 5020L);
 
     Map<String, Object> view = CleanupRoutes.view(job);
 
