@@ -46,11 +46,9 @@ public record ServerConfig(
 
   /** The JDBC URL actually used. */
   public String effectiveJdbcUrl() {
-    // H2's own shutdown hook would close the database under requests still in flight; the server closes it.
-    // WRITE_DELAY=0: a commit is written to the file before it is acknowledged (H2's default of 500 ms
-    // loses the commits of the last half second when the process is killed; see docs/catalog.md)
+    // H2's own shutdown hook would close the database under requests still in flight; the server closes it
     return jdbcUrl != null ? jdbcUrl
-        : "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
+        : "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
   }
 
   /** The warehouse location actually used for catalog {@code main}. */

@@ -19,7 +19,7 @@ class ServerConfigLoaderTest {
     assertThat(c.host()).isEqualTo("127.0.0.1");
     assertThat(c.port()).isEqualTo(9001);
     assertThat(c.dataDir()).isEqualTo(Path.of("./lethe-data"));
-    assertThat(c.effectiveJdbcUrl()).startsWith("jdbc:h2:file:").endsWith("lethe-data/catalog;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
+    assertThat(c.effectiveJdbcUrl()).startsWith("jdbc:h2:file:").endsWith("lethe-data/catalog;DB_CLOSE_ON_EXIT=FALSE");
     assertThat(c.effectiveWarehouse()).endsWith("lethe-data/warehouse");
     assertThat(c.maxRequestBytes()).isEqualTo(8L * 1024 * 1024);
     assertThat(c.authFile()).isNull();
