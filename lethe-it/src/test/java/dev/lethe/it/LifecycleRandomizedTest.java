@@ -67,7 +67,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Seeded: the seed is printed; replay with {@code -Dlethe.test.lifecycle.seed=…}. Longer runs
  * with {@code -Dlethe.test.lifecycle.steps=…} (steps per client, default 48) and
- * {@code -Dlethe.test.lifecycle.epochs=…} (server lives, default 4). Runs on embedded H2 and, when
+ * {@code -Dlethe.test.lifecycle.epochs=…} (server lives before the last, default 3). Runs on embedded H2 and, when
  * {@code lethe.test.postgres.url} is set, on PostgreSQL.
  */
 class LifecycleRandomizedTest {
@@ -125,6 +125,12 @@ class LifecycleRandomizedTest {
   /** "ns.name" that some drop left without purge (a job under that name may keep its files). */
   private final Set<String> ambiguous = ConcurrentHashMap.newKeySet();
   private final AtomicLong ids = new AtomicLong();
+  /** How often each operation (and outcome) ran, printed with the oracle's summary. */
+  private final Map<String, java.util.concurrent.atomic.AtomicInteger> ops = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+  private void count(String op) {
+    ops.computeIfAbsent(op, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+  }
   private volatile boolean softDelete;
   private volatile PurgeServer server;
   private Path warehouse;
@@ -134,7 +140,7 @@ class LifecycleRandomizedTest {
   void randomizedLifecycleKeepsAckedCommitsAndOutsideFilesAndEmptiesPurgedLocations(String backend) throws Exception {
     long seed = Long.getLong("lethe.test.lifecycle.seed", new Random().nextLong());
     int steps = Integer.getInteger("lethe.test.lifecycle.steps", 48);
-    int epochs = Integer.getInteger("lethe.test.lifecycle.epochs", 4);
+    int epochs = Integer.getInteger("lethe.test.lifecycle.epochs", 3);
     System.out.println("LifecycleRandomizedTest[" + backend + "] seed=" + seed + " (replay with -Dlethe.test.lifecycle.seed="
         + seed + "), steps=" + steps + ", epochs=" + epochs);
     String jdbc = null;
@@ -174,6 +180,7 @@ class LifecycleRandomizedTest {
         }
         // SIGKILL, often with purge jobs pending or running
         server.kill();
+        count("kill -9");
       }
       softDelete = random.nextBoolean();
       server = start(dir, jdbc, softDelete);
@@ -314,6 +321,7 @@ class LifecycleRandomizedTest {
       e.metadata = metadata(t);
       entries.add(e);
       history.add("create " + e);
+      count("create");
     }
 
     private String metadata(Table t) {
@@ -337,6 +345,7 @@ class LifecycleRandomizedTest {
         e.rows.add(i + ":a");
       }
       e.metadata = metadata(catalog.loadTable(e.id()));
+      count(outside ? "append outside" : "append");
       history.add("append " + rows + (outside ? " outside" : "") + " to " + e + " snapshot "
           + catalog.loadTable(e.id()).currentSnapshot().snapshotId());
     }
@@ -375,12 +384,14 @@ class LifecycleRandomizedTest {
       sentinels.add(file);
       e.metadata = metadata(catalog.loadTable(e.id()));
       history.add("statistics outside " + file + " for " + e);
+      count("statistics outside");
     }
 
     private void rename(Entry e) {
       String to = newName();
       catalog.renameTable(e.id(), TableIdentifier.of(ns, to));
       history.add("rename " + e + " to " + to);
+      count("rename");
       e.name = to;
     }
 
@@ -410,6 +421,7 @@ class LifecycleRandomizedTest {
       history.add("drop (" + what + ", soft " + softDelete + ") " + e + " -> " + r.statusCode() + " "
           + r.headers().firstValue("X-Lethe-Purge-State").orElse(""));
       assertThat(r.statusCode()).as(what + " drop of " + e + ": " + r.body()).isBetween(200, 204);
+      count("drop " + what + (softDelete ? " (soft)" : ""));
       boolean purge = variant != 0;
       e.purgeRequested = purge;
       if (purge) {
@@ -455,6 +467,7 @@ class LifecycleRandomizedTest {
       try {
         Table t = catalog.registerTable(TableIdentifier.of(ns, name), spelled);
         history.add("register " + spelled + " as " + name + " -> ok");
+        count("register ok");
         assertThat(mustFail).as("register of " + spelled + " while " + holders + " hold its location succeeded").isFalse();
         for (Entry h : holders) {
           h.state = State.GONE; // a retained holder past its deadline: expired
@@ -474,9 +487,11 @@ class LifecycleRandomizedTest {
         }
       } catch (AlreadyExistsException expected) {
         history.add("register " + spelled + " as " + name + " -> 409 " + expected.getMessage());
+        count("register 409");
         assertThat(mustSucceed).as("register of " + spelled + " (nothing holds it): " + expected.getMessage()).isFalse();
       } catch (RuntimeException other) {
         history.add("register " + spelled + " as " + name + " -> " + other);
+        count("register other failure");
         // only a location whose purge may have ended (its metadata file deleted) may fail otherwise
         if (mustSucceed || holders.stream().noneMatch(h -> h.state == State.PURGING || h.state == State.RETAINED)) {
           throw other;
@@ -488,6 +503,7 @@ class LifecycleRandomizedTest {
       long now = System.currentTimeMillis();
       HttpResponse<String> r = api.undrop(e.name);
       history.add("undrop " + e + " -> " + r.statusCode() + " " + r.body());
+      count("undrop " + r.statusCode());
       if (r.statusCode() == 200) {
         e.state = State.LIVE;
         assertThat(SoftDeleteHttp.rows(catalog.loadTable(e.id()))).as("undropped " + e).isEqualTo(sorted(e.rows));
@@ -505,6 +521,7 @@ class LifecycleRandomizedTest {
     private void purgeNow(Entry e) throws Exception {
       HttpResponse<String> r = api.purge(e.name);
       history.add("purge-now " + e + " -> " + r.statusCode() + " " + r.body());
+      count("purge-now " + r.statusCode());
       assertThat(r.statusCode()).as("purge-now of " + e + ": " + r.body()).isIn(202, 404, 410);
       if (!e.purgeRequested) {
         ambiguous.add(ns + "." + e.name);
@@ -586,7 +603,7 @@ class LifecycleRandomizedTest {
     }
     System.out.println("LifecycleRandomizedTest seed=" + seed + ": " + liveTables + " live tables, " + rows + " acked rows, "
         + sentinels.size() + " sentinels, " + jobs.size() + " jobs (" + succeeded + " SUCCEEDED, " + checkedLocations
-        + " purged locations checked)");
+        + " purged locations checked); operations " + ops);
     assertThat(failures).as("oracle").isEmpty();
   }
 }
