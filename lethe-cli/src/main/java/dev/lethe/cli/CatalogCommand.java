@@ -4,7 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code lethe catalog}: commands that talk over HTTP to a running Lethe server (DESIGN.md "CLI").
+ * {@code lethe catalog}: commands that talk over HTTP to a running Lethe server (docs/design/0200-catalog-architecture.md "CLI").
  */
 @Command(name = "catalog", mixinStandardHelpOptions = true,
     description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables.",

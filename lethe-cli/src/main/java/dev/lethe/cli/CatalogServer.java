@@ -18,7 +18,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * The options and the HTTP call every {@code lethe catalog} command shares (DESIGN.md "CLI"): the
+ * The options and the HTTP call every {@code lethe catalog} command shares (docs/design/0200-catalog-architecture.md "CLI"): the
  * server URL, the metalake and the bearer token, one request to a management route, its JSON answer,
  * and the one line a failure prints. A picocli mixin.
  */

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code lethe} command: the entry point of the shaded jar and of {@code bin/lethe}.
  *
- * <p>Exit codes (DESIGN.md "CLI"): 0 ok, 1 error, 2 usage, 3 conflict.
+ * <p>Exit codes (docs/design/0200-catalog-architecture.md "CLI"): 0 ok, 1 error, 2 usage, 3 conflict.
  */
 @Command(
     name = "lethe",

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The soft deletion journeys of the design (§5.5) that need no expiry, over HTTP against a real
+ * The soft deletion journeys of the design (docs/design/0202-soft-deletion.md §5) that need no expiry, over HTTP against a real
  * server process (embedded H2, soft delete on, 24 h retention), with real Parquet tables written
  * and read by iceberg-java's RESTCatalog: drop → list → undrop, the name held during the window,
  * and bad input.

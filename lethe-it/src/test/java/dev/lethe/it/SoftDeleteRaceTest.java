@@ -32,7 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Restore racing expiry (issue 4, soft deletion design §5.4 and §5.6) across two real {@code lethe
+ * Restore racing expiry (issue 4, docs/design/0202-soft-deletion.md §4 and §6) across two real {@code lethe
  * server} processes on one database, soft delete on with a short window and a 20 ms expiry timer in
  * each process.
  *

@@ -13,8 +13,8 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
 /**
  * Jetty's error handler for failures Jetty answers itself, before any route runs: a request URI
  * Jetty cannot parse (e.g. {@code %00}), a URI or header block over Jetty's limits (414, 431). It
- * writes Iceberg's {@link ErrorResponse} JSON instead of Jetty's HTML page (DESIGN.md "HTTP
- * surface": never an HTML page or a stack trace). Route errors are written by {@link LetheServer}.
+ * writes Iceberg's {@link ErrorResponse} JSON instead of Jetty's HTML page (docs/design/0200-catalog-architecture.md
+ * "HTTP surface": never an HTML page or a stack trace). Route errors are written by {@link LetheServer}.
  */
 final class JsonErrorHandler extends ErrorHandler {
   private final IcebergJson json;

@@ -159,7 +159,7 @@ public final class LetheServer implements AutoCloseable {
       database.close();
       throw e;
     }
-    // one server-wide delete pool: the synchronous purge and the async workers share it (§5.5)
+    // one server-wide delete pool: the synchronous purge and the async workers share it (docs/design/0201-cleanup-jobs.md §5)
     DeletePool deletes = DeletePool.of(purgeSettings);
     // the synchronous purge runs on the async purge's executor, built below before the first request
     AtomicReference<AsyncPurgeService> purgeRef = new AtomicReference<>();
@@ -225,7 +225,7 @@ public final class LetheServer implements AutoCloseable {
       purgeRef.set(asyncPurge);
       SoftDeletes softDeletes = new SoftDeletes(database, DEFAULT_METALAKE, SoftDeleteConfig.settings(config.properties()),
           cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
-      // runs whatever the flag says: existing records still expire when new ones are off (§5.7)
+      // runs whatever the flag says: existing records still expire when new ones are off (docs/design/0202-soft-deletion.md §7)
       expiry = new SoftDeleteExpiry(softDeletes, asyncPurge::wakeUp);
       expiryRef.set(expiry);
       AsyncDrops asyncDrops = new AsyncDrops() {

@@ -13,7 +13,7 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * The catalog's JDBC database: a HikariCP pool, migrated by Flyway with the vendor's migrations on
- * open, queried through JDBI (DESIGN.md "Catalog / Entities and storage").
+ * open, queried through JDBI (docs/design/0200-catalog-architecture.md "Entities and storage").
  *
  * <p>Every vendor runs {@code READ COMMITTED} (MySQL/MariaDB are switched from their default
  * {@code REPEATABLE READ}), so the rules that lock and then read behave the same everywhere.

@@ -2,7 +2,7 @@ package dev.lethe.catalog.entity;
 
 /**
  * The database families Lethe's catalog runs on, recognised from the JDBC URL. Each has its own
- * Flyway migration folder under {@code db/migration/<folder>} (DESIGN.md "Modules").
+ * Flyway migration folder under {@code db/migration/<folder>} (docs/design/0200-catalog-architecture.md "Modules").
  */
 public enum DatabaseVendor {
   H2("h2"),

@@ -9,7 +9,7 @@ import org.jdbi.v3.core.Handle;
 /**
  * SQL of table {@code lethe_table}.
  *
- * <p>Every read of a table goes through {@link #IS_DELETED} (DESIGN.md "Entities and storage"):
+ * <p>Every read of a table goes through {@link #IS_DELETED} (docs/design/0200-catalog-architecture.md "Entities and storage"):
  * live rows are {@code NOT} that predicate, so a row marked deleted either way is never served.
  * The soft deletion's reads and writes ({@link #RETAINED}, the {@code …Retained}/{@code …ForUpdate}
  * methods) address deleted rows on purpose, and only through the deletion pointer.
@@ -19,7 +19,7 @@ public final class TableDao {
   public static final String IS_DELETED = "(deleted_at <> 0 OR deletion_id IS NOT NULL)";
 
   /**
-   * A row kept by a soft delete (soft deletion design §5.3): it still holds its name ({@code
+   * A row kept by a soft delete (docs/design/0202-soft-deletion.md §3): it still holds its name ({@code
    * deleted_at = 0}) but is deleted through its {@code deletion_id}.
    */
   public static final String RETAINED = "(deleted_at = 0 AND deletion_id IS NOT NULL)";
@@ -133,7 +133,7 @@ public final class TableDao {
 
   /**
    * The row holding that name in the namespace, live or retained ({@code deleted_at = 0}; the unique
-   * key allows one), row-locked until the transaction ends: the only lock of a soft drop (§5.4).
+   * key allows one), row-locked until the transaction ends: the only lock of a soft drop (docs/design/0202-soft-deletion.md §4).
    */
   public Optional<TableRow> findNameHolderForUpdate(String namespaceId, String name) {
     return handle
@@ -154,7 +154,7 @@ public final class TableDao {
         .findOne();
   }
 
-  /** The row of that id, live or deleted, row-locked until the transaction ends (second lock of §5.4). */
+  /** The row of that id, live or deleted, row-locked until the transaction ends (second lock of docs/design/0202-soft-deletion.md §4). */
   public Optional<TableRow> findByIdForUpdate(String tableId) {
     return handle
         .createQuery("SELECT " + COLUMNS + " FROM lethe_table WHERE table_id = :id FOR UPDATE")

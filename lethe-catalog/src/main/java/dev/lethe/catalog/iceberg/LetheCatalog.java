@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One Lethe catalog as an Iceberg {@link org.apache.iceberg.catalog.Catalog}, {@link
  * SupportsNamespaces} and {@link org.apache.iceberg.catalog.ViewCatalog}, over the entity store
- * (DESIGN.md "Catalog"). Iceberg's own REST handlers drive it; it knows nothing of HTTP.
+ * (docs/design/0200-catalog-architecture.md). Iceberg's own REST handlers drive it; it knows nothing of HTTP.
  *
  * <p>Namespaces must exist before tables and views are created in them and drop only when they hold
  * no table, view or child namespace. Dropping a table without purge removes its entry and leaves
@@ -644,8 +644,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   // ---- shared lookups (also used by the operations) ----
 
   /**
-   * Refuses (409) a name held by a retained deletion (soft deletion design §5.3) or an active cleanup
-   * job (async design §5.7) before any file is written.
+   * Refuses (409) a name held by a retained deletion (docs/design/0202-soft-deletion.md §3) or an active cleanup
+   * job (docs/design/0201-cleanup-jobs.md §7) before any file is written.
    */
   private void checkNameFree(TableIdentifier identifier) {
     jdbi.useHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())

@@ -30,7 +30,7 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 /**
  * Table operations over the {@code lethe_table} row of one identifier: refresh reads the live row's
  * metadata location; commit writes the new metadata JSON and then swaps the location with a
- * compare-and-set (DESIGN.md "Entities and storage"), so a lost race is a {@link
+ * compare-and-set (docs/design/0200-catalog-architecture.md "Entities and storage"), so a lost race is a {@link
  * CommitFailedException} (409) and never an overwrite; a table dropped meanwhile is a {@link
  * NoSuchTableException} (404).
  *

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link org.apache.iceberg.io.FileIO} for the local filesystem without Hadoop, with bulk and
- * prefix operations (DESIGN.md "Drop paths": the purge deletes through this interface).
+ * prefix operations (docs/design/0200-catalog-architecture.md "Drop paths": the purge deletes through this interface).
  *
  * <p>Locations are either absolute paths ({@code /data/wh/t/metadata/v1.metadata.json}) or
  * {@code file:} URIs ({@code file:/data/...} or {@code file:///data/...}), mapped to files by

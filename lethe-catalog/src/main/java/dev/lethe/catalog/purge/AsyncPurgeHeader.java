@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Decides whether a {@code DELETE …?purgeRequested=true} (or a view drop) purges asynchronously
- * (DESIGN.md "Drop paths"; async design §5.1–5.3): header {@code X-Lethe-Async-Purge}, or its alias
+ * (docs/design/0200-catalog-architecture.md "Drop paths"; docs/design/0201-cleanup-jobs.md §1–§3): header {@code X-Lethe-Async-Purge}, or its alias
  * {@code X-Gravitino-Async-Purge}, with value {@code true} or {@code false} in any case; without
  * either header the catalog property {@code async-purge.default} decides (default false). Header
  * names are matched case-insensitively by the HTTP layer.

@@ -10,7 +10,7 @@ import java.util.Set;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The asynchronous purge of one server process, assembled (DESIGN.md "Cleanup jobs"): the
+ * The asynchronous purge of one server process, assembled (docs/design/0200-catalog-architecture.md "Cleanup jobs"): the
  * enqueuer used on request threads, and the delete pool, heartbeat and worker pool that run the
  * jobs. Closing it stops the workers; jobs they were running are reclaimed after the heartbeat
  * timeout by any replica.
@@ -58,7 +58,7 @@ public final class AsyncPurgeService implements AutoCloseable {
 
   /**
    * Starts the workers on the server-wide delete pool, which the caller also gives the synchronous
-   * purge and closes after this service (async design §5.5: one bounded pool per server).
+   * purge and closes after this service (docs/design/0201-cleanup-jobs.md §5: one bounded pool per server).
    *
    * @param deletePool the shared delete pool, not null; not closed by {@link #close()}
    */

@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * Tuning of the asynchronous purge (async design §5.10), keys under {@code
+ * Tuning of the asynchronous purge (docs/design/0201-cleanup-jobs.md §10), keys under {@code
  * lethe.iceberg-rest.async-purge.}; the defaults are the design's.
  *
  * @param workerThreads concurrent jobs per server (default 2), at least 0 (0: this server only

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The portable claim (async design §5.5): read a small window of claimable ids, then try a
+ * The portable claim (docs/design/0201-cleanup-jobs.md §5): read a small window of claimable ids, then try a
  * compare-and-set {@code UPDATE} on each until one affects a row. Works on every database.
  */
 public final class CasJobClaimer implements JobClaimer {

@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * One row of {@code lethe_cleanup_job} (DESIGN.md "Cleanup jobs"; async design §5.4).
+ * One row of {@code lethe_cleanup_job} (docs/design/0200-catalog-architecture.md "Cleanup jobs"; docs/design/0201-cleanup-jobs.md §4).
  *
  * @param jobId database-assigned id
  * @param objectType table or view

@@ -11,8 +11,8 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
 /**
- * SQL of table {@code lethe_cleanup_job}: the one place that reads or writes it (DESIGN.md
- * "Cleanup jobs"; async design §5.4–§5.7). Times ({@code now}) are ms since epoch on the {@link
+ * SQL of table {@code lethe_cleanup_job}: the one place that reads or writes it (docs/design/0201-cleanup-jobs.md
+ * §4–§7). Times ({@code now}) are ms since epoch on the {@link
  * DatabaseClock}; every state change is a guarded {@code UPDATE} whose row count tells the caller
  * whether it won.
  */
@@ -91,7 +91,7 @@ public final class CleanupJobDao {
 
   /**
    * The oldest active ({@code PENDING}/{@code RUNNING}) job of an object: the tombstone that keeps
-   * its name (async design §5.7). One indexed lookup.
+   * its name (docs/design/0201-cleanup-jobs.md §7). One indexed lookup.
    *
    * @param namespace levels joined by U+001F
    */
@@ -168,7 +168,7 @@ public final class CleanupJobDao {
   }
 
   /**
-   * Claims a job if it is still claimable: the compare-and-set of async design §5.5.
+   * Claims a job if it is still claimable: the compare-and-set of docs/design/0201-cleanup-jobs.md §5.
    *
    * @param now the heartbeat written, which seeds the claimer's lease; also the time a retry wait
    *     must have passed
@@ -244,7 +244,7 @@ public final class CleanupJobDao {
    * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}) rows last changed before
    * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
    * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with
-   * the record (soft deletion design §5.6).
+   * the record (docs/design/0202-soft-deletion.md §6).
    *
    * @return rows deleted
    */

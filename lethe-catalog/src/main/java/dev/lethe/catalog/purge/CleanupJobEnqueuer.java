@@ -21,8 +21,8 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 
 /**
- * The request-thread half of the asynchronous purge (DESIGN.md "Drop paths", "Entities and
- * storage"; async design §5.3): in <b>one</b> database transaction it reads the entry's metadata
+ * The request-thread half of the asynchronous purge (docs/design/0200-catalog-architecture.md "Drop paths", "Entities and
+ * storage"; docs/design/0201-cleanup-jobs.md §3): in <b>one</b> database transaction it reads the entry's metadata
  * location, removes the entry and inserts the {@code PENDING} cleanup job, with the catalog's
  * FileIO implementation and its properties (encrypted) captured. A crash can therefore never leave
  * a dropped entry without its job, or a job for a live entry. In the same transaction the entry's

@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * States of a cleanup job (DESIGN.md "Cleanup jobs"; async design §5.4, §5.6).
+ * States of a cleanup job (docs/design/0200-catalog-architecture.md "Cleanup jobs"; docs/design/0201-cleanup-jobs.md §4, §6).
  *
  * <p>{@code PENDING → RUNNING → SUCCEEDED | FAILED}; a transient failure sends a {@code RUNNING}
  * job back to {@code PENDING}. {@code CANCELLED} is reserved and never written.

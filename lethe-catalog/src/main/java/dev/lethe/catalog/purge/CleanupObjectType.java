@@ -1,6 +1,6 @@
 package dev.lethe.catalog.purge;
 
-/** What a cleanup job removes the files of (async design §5.8 and its phase 2: views). */
+/** What a cleanup job removes the files of (docs/design/0201-cleanup-jobs.md §8 and its phase 2: views). */
 public enum CleanupObjectType {
   /** A table: data, delete, manifest, statistics and metadata files. */
   TABLE,

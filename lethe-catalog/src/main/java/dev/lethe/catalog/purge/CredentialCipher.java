@@ -22,7 +22,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encrypts the FileIO properties a cleanup job captures at drop time (async design §5.11): AES-GCM
+ * Encrypts the FileIO properties a cleanup job captures at drop time (docs/design/0201-cleanup-jobs.md §11): AES-GCM
  * with a 256-bit key, a fresh 96-bit nonce per value, stored as {@code v1:<base64(nonce ‖
  * ciphertext ‖ tag)>}.
  *

@@ -5,8 +5,8 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * The database's own clock in ms since epoch. Leases compare heartbeats written by different
- * replicas, so staleness is measured on this one clock, never on each replica's (async design
- * §5.5).
+ * replicas, so staleness is measured on this one clock, never on each replica's (docs/design/0201-cleanup-jobs.md
+ * §5).
  */
 public final class DatabaseClock {
   private final String sql;

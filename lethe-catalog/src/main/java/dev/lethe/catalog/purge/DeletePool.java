@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server-wide file-delete pool shared by every running job (async design §5.5): {@code
+ * The server-wide file-delete pool shared by every running job (docs/design/0201-cleanup-jobs.md §5): {@code
  * delete-threads} threads, a bounded queue, and caller-runs back-pressure, so when threads and
  * queue are full the submitting worker runs the batch itself and stops pulling new batches until
  * it is done. No batch is ever dropped and the queue never grows past its bound.

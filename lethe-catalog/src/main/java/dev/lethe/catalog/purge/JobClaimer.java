@@ -5,7 +5,7 @@ import dev.lethe.catalog.entity.DatabaseVendor;
 import java.util.Optional;
 
 /**
- * How a free worker claims one cleanup job (async design §5.5). Either way the claiming {@code
+ * How a free worker claims one cleanup job (docs/design/0201-cleanup-jobs.md §5). Either way the claiming {@code
  * UPDATE} is a compare-and-set that is the serialization point, so two workers never hold one job;
  * {@code SKIP LOCKED} only cuts contention up front.
  */

@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * A worker's hold on one claimed job (async design §5.5): the heartbeat value this process last
+ * A worker's hold on one claimed job (docs/design/0201-cleanup-jobs.md §5): the heartbeat value this process last
  * wrote. Every write to the job (heartbeat, finish) is a compare-and-set on that value made under
  * this object's lock; the first failed compare marks the lease lost for good and the worker stops
  * deleting.

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one heartbeat task of a process (async design §5.5): every {@code heartbeat-timeout/3} it
+ * The one heartbeat task of a process (docs/design/0201-cleanup-jobs.md §5): every {@code heartbeat-timeout/3} it
  * renews each owned lease with a compare-and-set on the value it last wrote, on its own thread, so
  * a worker blocked in a delete never lets its lease go stale. A failed compare marks the lease lost.
  */

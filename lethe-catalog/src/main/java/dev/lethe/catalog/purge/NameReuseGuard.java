@@ -5,7 +5,7 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The tombstone rule (async design §5.7): while a cleanup job of an identifier is {@code PENDING}
+ * The tombstone rule (docs/design/0201-cleanup-jobs.md §7): while a cleanup job of an identifier is {@code PENDING}
  * or {@code RUNNING}, creating, registering or renaming a table or view into that identifier is
  * refused with {@link AlreadyExistsException} (HTTP 409) whose message names the job. Terminal jobs
  * do not block.

@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * Events of the asynchronous purge (async design §5.9 and its phase 2), delivered to every {@link
+ * Events of the asynchronous purge (docs/design/0201-cleanup-jobs.md §9 and its phase 2), delivered to every {@link
  * PurgeEventListener}. Jobs in events never expose FileIO properties ({@link CleanupJob#toString}).
  */
 public sealed interface PurgeEvent {

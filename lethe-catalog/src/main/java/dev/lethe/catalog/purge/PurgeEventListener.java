@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * Receives {@link PurgeEvent}s (async design §5.9). Called on the thread that caused the event
+ * Receives {@link PurgeEvent}s (docs/design/0201-cleanup-jobs.md §9). Called on the thread that caused the event
  * (the request thread for {@link PurgeEvent.DropAccepted}, a worker thread otherwise); an exception
  * thrown by a listener is logged and ignored. Implementations must be thread-safe.
  */

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Micrometer meters of the asynchronous purge (async design §5.9): gauges {@code
+ * Micrometer meters of the asynchronous purge (docs/design/0201-cleanup-jobs.md §9): gauges {@code
  * purge.jobs.pending}, {@code purge.jobs.running}, {@code purge.jobs.failed} and {@code
  * purge.oldest_pending_age_ms} read from the job table (cluster-wide, at most once per second),
  * counters {@code purge.completed}, {@code purge.failed} and {@code purge.files.deleted} counted by

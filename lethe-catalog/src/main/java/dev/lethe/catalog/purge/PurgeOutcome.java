@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * What one run of a cleanup job ended with (async design §5.6); {@link PurgeTransition#next}
+ * What one run of a cleanup job ended with (docs/design/0201-cleanup-jobs.md §6); {@link PurgeTransition#next}
  * turns it into the row's next state.
  */
 public sealed interface PurgeOutcome {

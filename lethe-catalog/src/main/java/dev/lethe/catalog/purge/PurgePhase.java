@@ -1,7 +1,7 @@
 package dev.lethe.catalog.purge;
 
 /**
- * The groups of files a table purge deletes, declared in delete order (DESIGN.md "Drop paths").
+ * The groups of files a table purge deletes, declared in delete order (docs/design/0200-catalog-architecture.md "Drop paths").
  *
  * <p>Leaf files go first and the file that makes the table reachable goes last, so a purge that
  * stops part-way leaves a table whose remaining files can still be found from its metadata: data

@@ -3,7 +3,7 @@ package dev.lethe.catalog.purge;
 import java.util.Objects;
 
 /**
- * The cleanup job state machine as a pure function (async design §5.6 table).
+ * The cleanup job state machine as a pure function (docs/design/0201-cleanup-jobs.md §6 table).
  *
  * <table>
  *   <caption>Outcome → row change</caption>

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker pool of the asynchronous purge (async design §5.5, §5.6): {@code worker-threads}
+ * The worker pool of the asynchronous purge (docs/design/0201-cleanup-jobs.md §5, §6): {@code worker-threads}
  * threads, each claiming one job only when idle and running it with the {@link PurgeJobExecutor}
  * (the synchronous purge's executor too). An idle worker polls
  * every {@code poll-interval-ms} (or at once after {@link #wakeUp}); terminal rows older than

@@ -3,7 +3,7 @@ package dev.lethe.catalog.softdelete;
 import dev.lethe.catalog.purge.CleanupJobState;
 
 /**
- * A retained (soft-deleted) table as readers see it (soft deletion design §5.2): the name it holds,
+ * A retained (soft-deleted) table as readers see it (docs/design/0202-soft-deletion.md §2): the name it holds,
  * its deletion record, the state of the purge job (if any) and whether it is recoverable at the
  * database time of the read. Carries no metadata location and no FileIO properties.
  *

@@ -9,8 +9,8 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
 /**
- * SQL of table {@code lethe_entity_deletion}: the one place that reads or writes it (soft deletion
- * design §5.3, §5.4, §5.6). Times ({@code now}) are ms since epoch on the database clock. State
+ * SQL of table {@code lethe_entity_deletion}: the one place that reads or writes it (docs/design/0202-soft-deletion.md
+ * §3, §4, §6). Times ({@code now}) are ms since epoch on the database clock. State
  * changes and removals are guarded statements whose row count tells the caller whether they applied;
  * the rules that decide them are in {@link SoftDeletePlanner}.
  */

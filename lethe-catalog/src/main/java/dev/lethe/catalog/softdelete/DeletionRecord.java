@@ -3,8 +3,8 @@ package dev.lethe.catalog.softdelete;
 import java.util.Objects;
 
 /**
- * One row of {@code lethe_entity_deletion}: one retained drop of one table (soft deletion design
- * §5.3; DESIGN.md "Soft deletion").
+ * One row of {@code lethe_entity_deletion}: one retained drop of one table (docs/design/0202-soft-deletion.md
+ * §3).
  *
  * @param deletionId opaque id of this drop (UUID string): identifies the generation, not the name
  * @param entityType {@code TABLE} (the only type in phase 1)

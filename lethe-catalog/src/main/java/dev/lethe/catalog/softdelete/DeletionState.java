@@ -1,7 +1,7 @@
 package dev.lethe.catalog.softdelete;
 
 /**
- * Stored states of a deletion record (soft deletion design §5.1, §5.3). "Expired" is not stored:
+ * Stored states of a deletion record (docs/design/0202-soft-deletion.md §1, §3). "Expired" is not stored:
  * it is {@link #DELETED} with the deadline behind it ({@link SoftDeletePlanner#expired}).
  */
 public enum DeletionState {

@@ -11,7 +11,7 @@ import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The reserved-name rule of the soft deletion (soft deletion design §5.3, §5.5 "Name held during the
+ * The reserved-name rule of the soft deletion (docs/design/0202-soft-deletion.md §3, §5 "Name held during the
  * window"): while a retained table row holds a name, creating, registering or renaming a table or
  * view into it is refused with {@link AlreadyExistsException} (HTTP 409) whose message names the
  * retained deletion and its deadline; a namespace holding retained tables does not drop. Applies
@@ -56,7 +56,7 @@ public final class RetainedNameGuard {
   private static String describe(RetainedDeletion retained) {
     DeletionRecord r = retained.record();
     if (r.state() == DeletionState.PURGING) {
-      // a FAILED job is never re-driven (§5.6): waiting would not free the name
+      // a FAILED job is never re-driven (docs/design/0202-soft-deletion.md §6): waiting would not free the name
       if (retained.purgeJobState() == CleanupJobState.FAILED) {
         return "its purge failed (cleanup job " + r.purgeJobId() + " FAILED); the name stays reserved until an operator "
             + "repairs the purge";

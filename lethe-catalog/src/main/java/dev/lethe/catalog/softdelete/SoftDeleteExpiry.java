@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The expiry timer of one server process (soft deletion design §5.6 phases 1 and 3), on the same
+ * The expiry timer of one server process (docs/design/0202-soft-deletion.md §6 phases 1 and 3), on the same
  * scheduling style as the purge worker pool: one daemon thread that runs a tick every {@code
  * expiry-interval-ms} (or at once after {@link #wakeUp}). A tick claims expired records in batches
  * of {@link #BATCH_SIZE} ({@link SoftDeletes#expireDue}, one transaction per batch) until none is

@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Every rule of the soft deletion as pure functions (soft deletion design §5.1–§5.7; DESIGN.md
- * "Soft deletion"): the recoverability predicate, what a drop, a restore, a purge claim and a
+ * Every rule of the soft deletion as pure functions (docs/design/0202-soft-deletion.md
+ * §1–§7): the recoverability predicate, what a drop, a restore, a purge claim and a
  * finalization do given the rows read under their locks, and the valid retention window. No I/O:
  * {@link SoftDeletes} fetches the rows (locking record, then table row), calls a planner method and
  * applies its decision.
@@ -27,7 +27,7 @@ public final class SoftDeletePlanner {
   private SoftDeletePlanner() {}
 
   /**
-   * Checks a retention window (§5.8: 0 to 90 days; 0 means a drop is expired at once).
+   * Checks a retention window (docs/design/0202-soft-deletion.md §8: 0 to 90 days; 0 means a drop is expired at once).
    *
    * @return {@code retentionMs}
    * @throws IllegalArgumentException naming the value and the range
@@ -40,7 +40,7 @@ public final class SoftDeletePlanner {
   }
 
   /**
-   * The recoverability predicate (§5.4): {@code state = 'DELETED' AND now < retention_expires_at AND
+   * The recoverability predicate (docs/design/0202-soft-deletion.md §4): {@code state = 'DELETED' AND now < retention_expires_at AND
    * purge_job_id IS NULL}.
    */
   public static boolean recoverable(DeletionRecord record, long now) {
@@ -48,7 +48,7 @@ public final class SoftDeletePlanner {
   }
 
   /**
-   * Whether a purge may claim the record (§5.6): {@code DELETED}, no job, and the deadline reached
+   * Whether a purge may claim the record (docs/design/0202-soft-deletion.md §6): {@code DELETED}, no job, and the deadline reached
    * ({@code now >= retention_expires_at}, inclusive).
    */
   public static boolean expired(DeletionRecord record, long now) {
@@ -57,7 +57,7 @@ public final class SoftDeletePlanner {
 
   // ---- drop ----
 
-  /** What a drop with soft delete on does (§5.4 "Drop"). */
+  /** What a drop with soft delete on does (docs/design/0202-soft-deletion.md §4 "Drop"). */
   public sealed interface DropDecision permits NoTable, AlreadyDropped, CreateRecord {}
 
   /** No table holds the name: 404, nothing changes. */
@@ -93,7 +93,7 @@ public final class SoftDeletePlanner {
 
   // ---- restore ----
 
-  /** What a restore does (§5.4 "Restore"). */
+  /** What a restore does (docs/design/0202-soft-deletion.md §4 "Restore"). */
   public sealed interface RestoreDecision permits NoRetainedDeletion, Gone, Hollow, Restore {}
 
   /** 404: no retained deletion (none, already restored, purged, or the table is live). */
@@ -135,7 +135,7 @@ public final class SoftDeletePlanner {
 
   // ---- purge claim ----
 
-  /** What the purge claim does with one record (§5.6 phase 1). */
+  /** What the purge claim does with one record (docs/design/0202-soft-deletion.md §6 phase 1). */
   public sealed interface ClaimDecision permits NotClaimable, AlreadyClaimed, EnqueuePurge, RemoveMetadata {}
 
   /** Leave the record as it is (gone, or not expired yet). */
@@ -198,7 +198,7 @@ public final class SoftDeletePlanner {
     }
   }
 
-  /** What finalization does (§5.6 phase 3). */
+  /** What finalization does (docs/design/0202-soft-deletion.md §6 phase 3). */
   public sealed interface FinalizeDecision permits Finalize, KeepRecord {}
 
   /** Remove the table row (if {@code removeTableRow}) and then the record. */
@@ -208,7 +208,7 @@ public final class SoftDeletePlanner {
   public record KeepRecord(String reason) implements FinalizeDecision {}
 
   /**
-   * The finalization predicate (§5.6): the record is still {@code PURGING} with the same deletion id,
+   * The finalization predicate (docs/design/0202-soft-deletion.md §6): the record is still {@code PURGING} with the same deletion id,
    * table id and job id, and that job is {@code SUCCEEDED}. The table row goes only if it still has
    * that table id and points at that deletion, so a table restored and dropped again is never
    * destroyed by an earlier generation's job.

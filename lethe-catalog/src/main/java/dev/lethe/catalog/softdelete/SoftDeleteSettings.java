@@ -1,11 +1,11 @@
 package dev.lethe.catalog.softdelete;
 
 /**
- * Settings of the soft deletion (soft deletion design §5.8), keys under {@code
+ * Settings of the soft deletion (docs/design/0202-soft-deletion.md §8), keys under {@code
  * lethe.entity.soft-delete.}.
  *
  * @param enabled whether a table drop writes a deletion record instead of dropping (default false);
- *     gates new records only: existing ones still list, restore and expire when it is off (§5.7)
+ *     gates new records only: existing ones still list, restore and expire when it is off (docs/design/0202-soft-deletion.md §7)
  * @param retentionMs window of a new drop, ms (default 86400000 = 24 h), 0 to 7776000000 (90 days);
  *     0 means a drop is expired at once
  * @param expiryIntervalMs how often the expiry timer claims expired records and finalizes purged

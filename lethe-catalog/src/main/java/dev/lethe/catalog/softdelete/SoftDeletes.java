@@ -44,13 +44,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The soft deletion of one server process (soft deletion design §5; DESIGN.md "Soft deletion"):
+ * The soft deletion of one server process (docs/design/0202-soft-deletion.md; docs/design/0200-catalog-architecture.md "Soft deletion"):
  * every transaction that reads or writes deletion records. Each one reads {@code now} once from the
  * {@link DatabaseClock}, takes its row locks in one order (record, then table row; a drop locks the
  * table row only), asks {@link SoftDeletePlanner} what to do and applies the answer with guarded
  * statements. It knows nothing of HTTP. Thread-safe; several processes may share one database.
  *
- * <p>{@link SoftDeleteSettings#enabled()} gates {@link #drop} only (§5.7): listing, restore, purge
+ * <p>{@link SoftDeleteSettings#enabled()} gates {@link #drop} only (docs/design/0202-soft-deletion.md §7): listing, restore, purge
  * and expiry work on existing records whatever the flag.
  */
 public final class SoftDeletes {
@@ -98,7 +98,7 @@ public final class SoftDeletes {
   // ---- drop ----
 
   /**
-   * The soft drop (§5.4 "Drop"): in one transaction, lock the row holding the name, and if it is
+   * The soft drop (docs/design/0202-soft-deletion.md §4 "Drop"): in one transaction, lock the row holding the name, and if it is
    * live insert a {@code DELETED} record (deadline {@code now + retention-ms}) and point the row at
    * it. The row, its metadata location and its files stay; the table vanishes from live reads and
    * keeps its name.
@@ -210,7 +210,7 @@ public final class SoftDeletes {
   // ---- restore ----
 
   /**
-   * The restore (§5.4 "Restore"): in one transaction, lock the record, then the table row, check the
+   * The restore (docs/design/0202-soft-deletion.md §4 "Restore"): in one transaction, lock the record, then the table row, check the
    * recoverability predicate, clear the row's pointer and remove the record. The table comes back
    * with the same id, metadata location and files. A replayed restore finds no record (404).
    *
@@ -327,7 +327,7 @@ public final class SoftDeletes {
   }
 
   /**
-   * The timer's claim (§5.6 phase 1): reads up to {@code batchSize} expired record ids, then claims
+   * The timer's claim (docs/design/0202-soft-deletion.md §6 phase 1): reads up to {@code batchSize} expired record ids, then claims
    * them in <b>one</b> transaction, each under its record and table row locks, re-checking the
    * deadline there. Records another replica claimed meanwhile are skipped, so no record gets two
    * jobs.
@@ -448,7 +448,7 @@ public final class SoftDeletes {
   // ---- finalization ----
 
   /**
-   * Finalization (§5.6 phase 3): for up to {@code limit} records whose cleanup job {@code
+   * Finalization (docs/design/0202-soft-deletion.md §6 phase 3): for up to {@code limit} records whose cleanup job {@code
    * SUCCEEDED}, one transaction each locks the record, then the table row, re-checks the
    * finalization predicate ({@link SoftDeletePlanner#planFinalize}) and removes the table row and
    * then the record. A {@code FAILED} job is never finalized: its record stays {@code PURGING} and

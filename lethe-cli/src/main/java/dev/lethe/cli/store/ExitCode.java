@@ -1,6 +1,6 @@
 package dev.lethe.cli.store;
 
-/** Exit codes of {@code lethe store} (DESIGN.md "Store / CLI"). */
+/** Exit codes of {@code lethe store} (docs/design/0203-store-model.md "CLI"). */
 final class ExitCode {
   /** Success. */
   static final int OK = 0;

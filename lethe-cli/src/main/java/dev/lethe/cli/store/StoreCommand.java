@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code lethe store}: the Lethe Store commands (DESIGN.md "Store / CLI"; user guide
+ * {@code lethe store}: the Lethe Store commands (docs/design/0203-store-model.md "CLI"; user guide
  * docs/store.md). Exit codes: 0 ok, 1 error, 2 usage, 3 conflict.
  */
 @Command(name = "store", mixinStandardHelpOptions = true,

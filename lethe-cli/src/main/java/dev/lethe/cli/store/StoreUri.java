@@ -16,7 +16,7 @@ import java.time.Clock;
  * {@code file:.} is the default), {@code http://host:port} / {@code https://…} (the store of a
  * {@code lethe server}; {@code --token} or {@code LETHE_TOKEN} is its bearer token), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
  * jdbc:h2:…} (a JDBC store; credentials as URL parameters) or {@code memory:} (an empty store that
- * lives for one command; for tests). The git and s3 schemes of DESIGN.md come with their
+ * lives for one command; for tests). Git and S3 store URIs will come with their
  * substrates.
  */
 final class StoreUri {

@@ -5,7 +5,7 @@ import java.util.Base64;
 import java.util.Map;
 
 /**
- * Reads the {@code lethe.iceberg-rest.async-purge.*} keys (async design §5.10) into {@link
+ * Reads the {@code lethe.iceberg-rest.async-purge.*} keys (docs/design/0201-cleanup-jobs.md §10) into {@link
  * AsyncPurgeSettings}; a bad value is a {@link ConfigException} naming its key.
  */
 public final class AsyncPurgeConfig {

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Reads the {@code lethe.entity.soft-delete.*} keys (soft deletion design §5.8) into {@link
+ * Reads the {@code lethe.entity.soft-delete.*} keys (docs/design/0202-soft-deletion.md §8) into {@link
  * SoftDeleteSettings}; a bad value is a {@link ConfigException} naming its key (start-up exits 2).
  */
 public final class SoftDeleteConfig {

@@ -96,7 +96,7 @@ public final class IcebergRestRoutes {
   /**
    * @param softDeletes the soft deletion, or null when it is not available; when it is {@linkplain
    *     SoftDeletes#enabled() enabled} every table drop (any {@code purgeRequested}, any async
-   *     header) writes a deletion record instead (DESIGN.md "Drop paths")
+   *     header) writes a deletion record instead (docs/design/0200-catalog-architecture.md "Drop paths")
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
       AsyncDrops asyncDrops, SoftDeletes softDeletes) {

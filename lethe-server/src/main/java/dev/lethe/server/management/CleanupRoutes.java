@@ -18,7 +18,7 @@ import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
- * The read-only cleanup job listing (async design §5.9 phase 2; DESIGN.md "HTTP surface"):
+ * The read-only cleanup job listing (docs/design/0201-cleanup-jobs.md §9 phase 2; docs/design/0200-catalog-architecture.md "HTTP surface"):
  * {@code GET /api/metalakes/{m}/catalogs/{c}/cleanups?namespace=&name=&state=&limit=}, newest
  * first. Rows never carry FileIO properties, credentials or metadata locations. Errors are {@code
  * {code, type, message}} JSON.

@@ -12,7 +12,7 @@ import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
- * What every management route under {@code /api/metalakes/{m}/catalogs/{c}/…} shares (DESIGN.md
+ * What every management route under {@code /api/metalakes/{m}/catalogs/{c}/…} shares (docs/design/0200-catalog-architecture.md
  * "HTTP surface"): errors as {@code {code, type, message}} JSON, the access check answered 401/403
  * in that shape, and the metalake and catalog lookups answered 404.
  */

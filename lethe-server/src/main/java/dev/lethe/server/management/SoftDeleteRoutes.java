@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The soft deletion's management routes (soft deletion design §5.2; DESIGN.md "Soft deletion")
+ * The soft deletion's management routes (docs/design/0202-soft-deletion.md §2; docs/design/0200-catalog-architecture.md "Soft deletion")
  * under {@code /api/metalakes/{m}/catalogs/{c}/schemas/{s}/tables}. {@code {s}} is the namespace,
  * its levels joined by U+001F ({@code %1F}) as in the Iceberg REST paths.
  *
@@ -260,7 +260,7 @@ public final class SoftDeleteRoutes {
     ctx.status(202).json(view(now.get()));
   }
 
-  /** The safe fields of §5.2 plus {@code state} and {@code purgeJobState}; nothing else. */
+  /** The safe fields of docs/design/0202-soft-deletion.md §2 plus {@code state} and {@code purgeJobState}; nothing else. */
   static Map<String, Object> view(DeletedTable t) {
     DeletionRecord r = t.record();
     Map<String, Object> m = new LinkedHashMap<>();

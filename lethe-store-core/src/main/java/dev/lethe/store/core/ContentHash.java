@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** SHA-256 content hashes as 64 lowercase hex characters (DESIGN.md "Store / Model"). */
+/** SHA-256 content hashes as 64 lowercase hex characters (docs/design/0203-store-model.md "Model"). */
 public final class ContentHash {
 
   private ContentHash() {}

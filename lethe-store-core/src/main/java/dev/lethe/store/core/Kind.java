@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * A record's kind. Kinds are open: any name of 1 to 64 characters of {@code [a-z0-9_-]} is a
  * kind, and unknown kinds are {@link MergeClass#OPAQUE}. {@link #TOMBSTONE} is a kind of its own
- * and is written only by a delete (DESIGN.md "Store / Model").
+ * and is written only by a delete (docs/design/0203-store-model.md "Model").
  *
  * @param name the kind's name, e.g. {@code document}
  */

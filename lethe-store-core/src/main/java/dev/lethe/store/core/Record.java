@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One version of one record, as stored (DESIGN.md "Store / Model"). Immutable.
+ * One version of one record, as stored (docs/design/0203-store-model.md "Model"). Immutable.
  *
  * <p>A consumer {@code put} takes a record as a draft: the store stamps its revision, parent,
  * ancestors and times. A replication {@code putRaw} stores it verbatim except for normalising the

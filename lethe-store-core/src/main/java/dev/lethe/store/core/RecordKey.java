@@ -7,7 +7,7 @@ import java.util.Objects;
  * The address of a record: {@code namespace/collection/id}.
  *
  * <p>Each part is 1 to 255 characters of {@code [A-Za-z0-9._-]} and is neither {@code .} nor
- * {@code ..} (DESIGN.md "Store / Model"). Substrates map keys to paths, so a key is validated
+ * {@code ..} (docs/design/0203-store-model.md "Model"). Substrates map keys to paths, so a key is validated
  * when it is constructed, before any I/O.
  *
  * @param namespace the namespace, never null

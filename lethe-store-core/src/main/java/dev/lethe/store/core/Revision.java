@@ -3,8 +3,8 @@ package dev.lethe.store.core;
 import java.util.Comparator;
 
 /**
- * A record's version: an edit counter and the SHA-256 hex of the body (DESIGN.md "Store /
- * Model"). Revisions are ordered by counter, then by hash. Counters count edits; they do not
+ * A record's version: an edit counter and the SHA-256 hex of the body (docs/design/0203-store-model.md
+ * "Model"). Revisions are ordered by counter, then by hash. Counters count edits; they do not
  * order concurrent edits, which is why sync uses ancestry rather than this order (except between
  * two tombstones).
  *

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A versioned record store with two surfaces (DESIGN.md "Store / Two surfaces").
+ * A versioned record store with two surfaces (docs/design/0203-store-model.md "Two surfaces").
  *
  * <p>The consumer surface ({@link #get}, {@link #list}, {@link #put}, {@link #deleteAs}) hides
  * tombstones. The replication surface ({@link #getRaw}, {@link #listRaw}, {@link #putRaw}, {@link

@@ -25,7 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The filesystem substrate (DESIGN.md "Store / Substrates": fs). One JSON file per record at
+ * The filesystem substrate (docs/design/0203-store-model.md "Substrates": fs). One JSON file per record at
  * {@code <root>/<ns>/<col>/<id>.json} (docs/store-format.md), a lock file {@code <id>.json.lock}
  * beside it, blobs under {@code <root>/_blobs/}.
  *

@@ -9,8 +9,7 @@ import java.util.TreeSet;
 
 /**
  * Bounded ancestry: every record carries its most recent prior revisions, newest first, capped
- * per store (DESIGN.md "Store / Model"; replicated deletion design, "Ordering by bounded
- * ancestry"). A chain longer than the cap looks like divergence, so the bound fails safe.
+ * per store (docs/design/0203-store-model.md "Model"; docs/design/0203-store-model.md "Ancestry"). A chain longer than the cap looks like divergence, so the bound fails safe.
  */
 public final class Ancestry {
 

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A content-addressed, write-if-absent blob store (DESIGN.md "Store / Model": body {@code
+ * A content-addressed, write-if-absent blob store (docs/design/0203-store-model.md "Model": body {@code
  * Blob(hash, len)}). Blobs may be shared by many records, so no record operation removes one;
  * only {@link BlobGc} does, for blobs no raw record references.
  *

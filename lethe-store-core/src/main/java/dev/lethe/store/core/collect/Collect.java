@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * Collect: purge tombstones at least a horizon old, each conditionally on the revision read, so a
- * key recreated meanwhile survives (DESIGN.md "Store / Sync, reset, collect"). There is no default
+ * key recreated meanwhile survives (docs/design/0203-store-model.md "Sync, reset, collect"). There is no default
  * horizon.
  */
 public final class Collect {

@@ -4,7 +4,7 @@ import dev.lethe.store.core.Record;
 import java.time.Duration;
 
 /**
- * Decides whether collect purges a record (DESIGN.md "Store / Sync, reset, collect"): only a
+ * Decides whether collect purges a record (docs/design/0203-store-model.md "Sync, reset, collect"): only a
  * tombstone whose {@code deletedAt} is at least the horizon old. Unstamped tombstones are never
  * collected; a future-dated one (clock skew) is too young. Purging too early lets a peer that was
  * offline longer than the horizon sync its live copy back, so the horizon is always the operator's.

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * An in-memory store (DESIGN.md "Store / Substrates": memory, for tests). One lock per store
+ * An in-memory store (docs/design/0203-store-model.md "Substrates": memory, for tests). One lock per store
  * serialises writes; reads see a consistent record per key.
  */
 public final class MemoryStore extends LockingStore {

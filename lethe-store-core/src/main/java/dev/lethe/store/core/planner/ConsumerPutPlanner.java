@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides a consumer {@code put} (replicated deletion design, "Consumer writes"): the store stamps
+ * Decides a consumer {@code put} (docs/design/0203-store-model.md "Consumer writes"): the store stamps
  * revision, parent, ancestors and times; a put with no expected revision over a tombstone is a
  * recreation, re-stamped newer than the delete; a put with an expected revision over a tombstone
  * is {@code NotFound}, because to a consumer the key is absent.

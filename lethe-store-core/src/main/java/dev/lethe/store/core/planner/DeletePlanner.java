@@ -9,7 +9,7 @@ import dev.lethe.store.core.tombstone.Tombstones;
 import java.util.Optional;
 
 /**
- * Decides a consumer delete (replicated deletion design, "Consumer writes"): a live record becomes
+ * Decides a consumer delete (docs/design/0203-store-model.md "Consumer writes"): a live record becomes
  * a tombstone unless the expected revision is stale; an absent key or a tombstone writes nothing.
  * An absent key gets no tombstone because there is no revision a tombstone could descend from.
  */

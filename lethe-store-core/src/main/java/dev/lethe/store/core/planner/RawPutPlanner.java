@@ -10,8 +10,7 @@ import dev.lethe.store.core.ancestry.Ancestry;
 import java.util.Optional;
 
 /**
- * Decides a replication {@code putRaw} (replicated deletion design, "Replication writes never
- * re-stamp"). Four rules: nothing stored and no expected revision writes; nothing stored but an
+ * Decides a replication {@code putRaw} (docs/design/0203-store-model.md "Replication writes"). Four rules: nothing stored and no expected revision writes; nothing stored but an
  * expected revision is {@code NotFound}; an expected revision equal to the stored one (tombstone
  * or not) writes verbatim; anything else is a {@code Conflict} carrying the stored record. A copy
  * racing a delete therefore conflicts instead of turning into a recreation.

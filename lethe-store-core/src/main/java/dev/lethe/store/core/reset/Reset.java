@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reset: tombstone every live record of a namespace, or of one collection (DESIGN.md "Store /
- * Sync, reset, collect"). Each delete is conditional on the revision just listed, so a record
+ * Reset: tombstone every live record of a namespace, or of one collection (docs/design/0203-store-model.md
+ * "Sync, reset, collect"). Each delete is conditional on the revision just listed, so a record
  * edited meanwhile is reported as a conflict and left live. Not atomic (no substrate has
  * multi-key transactions) but idempotent: a re-run deletes what a first run missed.
  */

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A {@link PlannedStore} over a substrate that can lock one key (DESIGN.md "Store / Substrates":
+ * A {@link PlannedStore} over a substrate that can lock one key (docs/design/0203-store-model.md "Substrates":
  * fs, git, memory). Every write reads the stored record, asks the planner and applies its plan
  * inside the key's lock, so substrates only fetch and apply and behave alike by construction.
  * Reads must be atomic per key (a reader sees a whole version, never a torn one), which lets a

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides what sync does with one key held raw by stores A and B (DESIGN.md "Store / Sync";
- * replicated deletion design, "Ordering by bounded ancestry"):
+ * Decides what sync does with one key held raw by stores A and B (docs/design/0203-store-model.md "Sync, reset, collect";
+ * docs/design/0203-store-model.md "Ancestry"):
  *
  * <ol>
  *   <li>same revision, or both absent: in sync;

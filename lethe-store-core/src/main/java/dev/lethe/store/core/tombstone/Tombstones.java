@@ -9,7 +9,7 @@ import dev.lethe.store.core.ancestry.Ancestry;
 import java.util.Optional;
 
 /**
- * How a delete turns a live record into a tombstone (DESIGN.md "Store / Model"; replicated
+ * How a delete turns a live record into a tombstone (docs/design/0203-store-model.md "Model"; replicated
  * deletion design, "Tombstone record").
  *
  * <p>The tombstone's hash is domain-separated ({@code SHA-256("lethe:tombstone:v1")}), so a

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The store conformance suite: every case of STORE-CASES.md, end to end through one substrate.
+ * The store conformance suite: every case of docs/design/0204-store-cases.md, end to end through one substrate.
  * A substrate's tests extend this class once per ancestor cap (32 and 3), implementing {@link
  * #open}. Every substrate makes its decisions through the same planners; this suite proves it.
  */
