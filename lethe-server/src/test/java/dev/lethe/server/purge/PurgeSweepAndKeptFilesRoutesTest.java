@@ -230,15 +230,25 @@ class PurgeSweepAndKeptFilesRoutesTest {
     HttpResponse<String> load = assertTimeout(Duration.ofSeconds(5),
         () -> http.send("GET", "/iceberg/v1/main/namespaces/db/tables/t", null, Map.of()));
     assertThat(load.statusCode()).as(load.body()).isGreaterThanOrEqualTo(400);
+    // the synchronous purge is a durable job (docs/design/0051-synchronous-purge-is-a-durable-job.md):
+    // the entry is dropped, the job fails at once for good, naming the file, and keeps every file
     HttpResponse<String> sync = assertTimeout(Duration.ofSeconds(5),
         () -> http.send("DELETE", "/iceberg/v1/main/namespaces/db/tables/t?purgeRequested=true", null, Map.of()));
-    assertThat(sync.statusCode()).as(sync.body()).isGreaterThanOrEqualTo(400);
+    assertThat(sync.statusCode()).as(sync.body()).isEqualTo(204);
+    assertThat(sync.headers().firstValue("X-Lethe-Purge-State")).contains("FAILED");
     assertThat(path(metadata)).exists();
+    JsonNode syncJob = job("t");
+    assertThat(syncJob.get("state").asText()).as(syncJob.toString()).isEqualTo("FAILED");
+    assertThat(syncJob.get("lastError").asText()).contains(metadata.replaceFirst("^file:", ""));
 
-    JsonNode job = assertTimeout(Duration.ofSeconds(10), () -> dropAsyncAndAwaitEnd("t"));
+    Table other = hadoopWrittenTable("u");
+    String otherMetadata = ((BaseTable) other).operations().current().metadataFileLocation();
+    byte[] otherJson = Files.readAllBytes(path(otherMetadata));
+    Files.write(path(otherMetadata), java.util.Arrays.copyOf(otherJson, otherJson.length / 2));
+    JsonNode job = assertTimeout(Duration.ofSeconds(10), () -> dropAsyncAndAwaitEnd("u"));
     assertThat(job.get("state").asText()).as(job.toString()).isEqualTo("FAILED");
-    assertThat(job.get("lastError").asText()).contains(metadata.replaceFirst("^file:", ""));
-    assertThat(path(metadata)).exists();
+    assertThat(job.get("lastError").asText()).contains(otherMetadata.replaceFirst("^file:", ""));
+    assertThat(path(otherMetadata)).exists();
   }
 
   // ---- helpers ----
