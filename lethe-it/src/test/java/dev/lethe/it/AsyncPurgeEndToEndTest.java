@@ -136,15 +136,18 @@ class AsyncPurgeEndToEndTest {
   }
 
   @Test
-  void absentHeaderPurgesSynchronouslyAndEnqueuesNothing() throws Exception {
+  void absentHeaderPurgesSynchronouslyAsADurableJobThatHasEndedWhenTheDropAnswers() throws Exception {
     Table table = create("sync", BY_CATEGORY, Map.of());
     PurgeTables.append(table, 0, 3, "a");
     String location = table.location();
 
     assertThat(drop(server.base(), "main", "ap", "sync", null).statusCode()).isEqualTo(204);
 
+    // the synchronous purge is the same durable job, already SUCCEEDED when the DELETE answers
+    // (docs/design/0051-synchronous-purge-is-a-durable-job.md)
     assertThat(PurgeTables.files(location)).isEmpty();
-    assertThat(cleanups(server.base(), "main", "?name=sync")).isEmpty();
+    assertThat(cleanups(server.base(), "main", "?name=sync")).singleElement()
+        .satisfies(job -> assertThat(job.get("state").asText()).isEqualTo("SUCCEEDED"));
   }
 
   @Test
