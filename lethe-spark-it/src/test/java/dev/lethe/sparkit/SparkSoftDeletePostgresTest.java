@@ -1,5 +1,7 @@
 package dev.lethe.sparkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -13,7 +15,10 @@ class SparkSoftDeletePostgresTest extends SparkSoftDeleteTestBase {
   @BeforeAll
   static void start() throws Exception {
     database = Databases.postgresOrSkip();
+    // the tests are SparkSoftDeleteTestBase's; this class runs them with the catalog on PostgreSQL
+    assertThat(database.jdbcUrl()).startsWith("jdbc:postgresql:");
     startServer("spark-sd-pg", database.jdbcUrl());
+    assertThat(server).as("server on PostgreSQL").isNotNull();
   }
 
   @AfterAll
