@@ -160,6 +160,12 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
   }
 
   @Override
+  protected String locationOf(RecordKey key) {
+    return RecordTable.TABLE + " row (" + key.namespace() + ", " + key.collection() + ", " + key.id()
+        + ") in " + url;
+  }
+
+  @Override
   protected Optional<Record> read(RecordKey key) throws IOException {
     try (Connection c = ds.getConnection()) {
       return records.select(c, key, false);

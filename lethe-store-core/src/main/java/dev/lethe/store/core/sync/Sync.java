@@ -1,5 +1,6 @@
 package dev.lethe.store.core.sync;
 
+import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
@@ -7,7 +8,9 @@ import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.Store;
+import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.sync.SyncAction.Side;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +28,12 @@ import java.util.Optional;
  * most one page of each side is in memory, whatever the namespace holds. Keyset pages return
  * every key that exists for the whole walk exactly once; a key created on one side during the
  * walk behind its cursor is left for the next sync, as it would be had it come after the sync.
+ *
+ * <p>Every record sync reads has proved its content (the stores' reads check it,
+ * docs/design/0108-records-that-prove-their-content.md), and every blob it copies is checked
+ * against its reference, so sync never copies a corrupt record or blob: the first one it meets
+ * stops the run with a {@link CorruptRecordException} naming it, and nothing is written for that
+ * key. Keys before it in key order were synced; keys after it are left for a run after the repair.
  */
 public final class Sync {
 
@@ -38,6 +47,8 @@ public final class Sync {
    * a streaming walk does not know how many keys follow.
    *
    * @throws java.io.UncheckedIOException on a store error; keys already handled stay written
+   * @throws CorruptRecordException at the first corrupt record or blob met, on either side; nothing
+   *     is written for its key, keys already handled stay written
    */
   public static SyncReport run(Store a, Store b, KeyPrefix prefix, SyncOptions options) {
     Cursor onA = new Cursor(a, prefix);
@@ -146,6 +157,11 @@ public final class Sync {
       if (!to.blobs().contains(hash)) {
         byte[] content = from.blobs().get(hash).orElseThrow(() -> new IllegalStateException(
             "Cannot sync " + record.key() + ": blob " + hash + " is missing from its source store"));
+        Body.Blob ref = record.body() instanceof Body.Blob b && b.hash().equals(hash)
+            ? b : new Body.Blob(hash, content.length);
+        RevisionHash.blobProblem(ref, content).ifPresent(p -> {
+          throw new CorruptRecordException(record.key(), "blob store of " + from, p);
+        });
         to.blobs().put(content);
       }
     }
