@@ -1,7 +1,9 @@
 package dev.lethe.store.core;
 
+import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.tombstone.Tombstones;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What a revision's hash is, and the one check that a record's revision proves its content
@@ -69,6 +71,42 @@ public final class RevisionHash {
           + want + (r.isTombstone() ? "" : ")") + "; the record was edited or damaged");
     }
     return Optional.empty();
+  }
+
+  /**
+   * Returns {@code r} if it proves its content.
+   *
+   * @param location where it was read from (a file, a row, a server), for the message
+   * @throws CorruptRecordException naming its key and {@code location} otherwise
+   */
+  public static Record check(Record r, String location) {
+    Optional<String> problem = problem(r);
+    if (problem.isPresent()) {
+      throw new CorruptRecordException(r.key(), location, problem.get());
+    }
+    return r;
+  }
+
+  /**
+   * Checks every record of a listing page, in key order. A corrupt first record throws; a corrupt
+   * later one cuts the page before it (its {@code next} is the last sound key), so the next page
+   * starts with it and throws. A page therefore fails only with the key right after its {@code
+   * after}, and a walk that steps over that key (sync) loses no sound record.
+   *
+   * @param locationOf where a key's record was read from, for the message
+   * @throws CorruptRecordException naming the key and location of a corrupt first record
+   */
+  public static Page checkPage(Page page, Function<RecordKey, String> locationOf) {
+    for (int i = 0; i < page.records().size(); i++) {
+      Record r = page.records().get(i);
+      if (problem(r).isPresent()) {
+        if (i == 0) {
+          check(r, locationOf.apply(r.key()));
+        }
+        return new Page(page.records().subList(0, i), Optional.of(page.records().get(i - 1).key()));
+      }
+    }
+    return page;
   }
 
   /**

@@ -109,7 +109,7 @@ class FsStoreFilesTest {
     Files.writeString(file, Files.readString(file).replace("\"text\" : \"hello\"", "\"text\" : \"HELLO\""));
     for (org.assertj.core.api.ThrowableAssert.ThrowingCallable read : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
         () -> store.get(key), () -> store.getRaw(key), () -> store.list(KeyPrefix.all()),
-        () -> store.listRaw(KeyPrefix.all()), () -> store.listRawPage(KeyPrefix.all(), Optional.empty(), 10),
+        () -> store.listRaw(KeyPrefix.all()), () -> store.listRawPage(KeyPrefix.all(), Optional.of(other), 10),
         () -> store.delete(key, Optional.of(r.revision())), () -> store.purge(key, Optional.of(r.revision())),
         () -> store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("x"), Meta.EMPTY), Optional.of(r.revision())))) {
       assertThatThrownBy(read).isInstanceOf(CorruptRecordException.class)

@@ -257,10 +257,11 @@ public final class RemoteStore implements Store {
   }
 
   private Record verified(Record record) {
-    RevisionHash.problem(record).ifPresent(p -> {
-      throw new CorruptRecordException(record.key(), server, "the server sent it, but its " + p);
-    });
-    return record;
+    return RevisionHash.check(record, sentBy());
+  }
+
+  private String sentBy() {
+    return server + " (as the server sent it)";
   }
 
   private PutResult putResult(StoreHttp.Response r, RecordKey key, String request, boolean raw) {
@@ -310,10 +311,11 @@ public final class RemoteStore implements Store {
       throw new UncheckedIOException(what + " on " + server,
           new IOException("the server sent an unreadable page: " + e.getMessage(), e));
     }
-    records.forEach(this::verified);
     JsonNode token = body.get("nextPageToken");
     boolean more = token != null && !token.isNull() && !records.isEmpty();
-    return new Page(records, more ? Optional.of(records.get(records.size() - 1).key()) : Optional.empty());
+    return RevisionHash.checkPage(
+        new Page(records, more ? Optional.of(records.get(records.size() - 1).key()) : Optional.empty()),
+        k -> sentBy());
   }
 
   private List<Record> walk(KeyPrefix prefix, boolean raw) {

@@ -172,10 +172,7 @@ public abstract class PlannedStore implements Store {
   }
 
   private void verify(Record r) {
-    Optional<String> problem = RevisionHash.problem(r);
-    if (problem.isPresent()) {
-      throw new CorruptRecordException(r.key(), locationOf(r.key()), problem.get());
-    }
+    RevisionHash.check(r, locationOf(r.key()));
   }
 
   private Page page(KeyPrefix prefix, Optional<RecordKey> after, int limit, boolean liveOnly) {
@@ -183,9 +180,8 @@ public abstract class PlannedStore implements Store {
     Page.checkLimit(limit);
     try {
       // One record more than asked tells whether another page follows.
-      Page page = Page.cut(scan(prefix, after.orElse(null), limit + 1, liveOnly), limit);
-      page.records().forEach(this::verify);
-      return page;
+      return RevisionHash.checkPage(Page.cut(scan(prefix, after.orElse(null), limit + 1, liveOnly), limit),
+          this::locationOf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + prefix, e);
     }
