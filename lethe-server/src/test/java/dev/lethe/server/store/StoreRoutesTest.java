@@ -479,7 +479,7 @@ class StoreRoutesTest {
     assertError(send("PUT", recPath + "a", draft("v"), "If-None-Match", "*", "If-Match",
         "{\"counter\":1,\"hash\":\"" + hash + "\"}"), 400, "together");
     assertError(send("PUT", rawPath + "a", "{\"format\":1}"), 400, "missing field 'key'");
-    assertError(send("PUT", rawPath + "a", "{\"format\":2}"), 400, "version 2");
+    assertError(send("PUT", rawPath + "a", "{\"format\":3}"), 400, "version 3");
     assertError(send("DELETE", recPath + "a", "{\"expected\":{\"counter\":1,\"hash\":\"" + hash + "\"},\"why\":1}"), 400,
         "unknown field 'why'");
     assertError(send("DELETE", recPath + "a", null, "If-None-Match", "*"), 400, "If-None-Match");
