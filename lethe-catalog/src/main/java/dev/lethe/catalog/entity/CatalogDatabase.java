@@ -29,11 +29,13 @@ public final class CatalogDatabase implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final DatabaseVendor vendor;
   private final Jdbi jdbi;
+  private final Jdbi background;
 
   private CatalogDatabase(HikariDataSource dataSource, DatabaseVendor vendor) {
     this.dataSource = dataSource;
     this.vendor = vendor;
     this.jdbi = Jdbi.create(dataSource);
+    this.background = Jdbi.create(dataSource);
     if (vendor == DatabaseVendor.H2) {
       jdbi.setHandleCallbackDecorator(new CheckpointAfterCallback());
     }
@@ -124,9 +126,24 @@ public final class CatalogDatabase implements AutoCloseable {
         .migrate();
   }
 
-  /** The JDBI handle factory over the pool. */
+  /**
+   * The JDBI handle factory over the pool for everything a client is answered from: on H2 each
+   * callback ends with a {@code CHECKPOINT}, so an acknowledged change survives a killed process.
+   */
   public Jdbi jdbi() {
     return jdbi;
+  }
+
+  /**
+   * The same pool without the H2 {@code CHECKPOINT}, for the purge workers' own bookkeeping (job
+   * claims, lease heartbeats, progress, outcomes, pruning): losing the last second of these in a
+   * killed process is repaired by the next attempt, which resumes or redoes idempotent deletes,
+   * while a checkpoint per batch would make every request wait behind the workers' store writes
+   * (docs/design/0053-h2-commits-survive-a-killed-process.md "Background writes"). Identical to
+   * {@link #jdbi()} on PostgreSQL and MariaDB, whose commits are durable anyway.
+   */
+  public Jdbi background() {
+    return background;
   }
 
   /** The database family, chosen from the JDBC URL. */
