@@ -12,6 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -173,6 +177,20 @@ class KeysetListingsRoutesTest {
   private static String message(HttpResponse<String> r) throws Exception {
     JsonNode body = JSON.readTree(r.body());
     return body.has("error") ? body.get("error").get("message").asText() : body.get("message").asText();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void theIcebergJavaClientWithAPageSizeWalksEveryIcebergListing(String backend) throws Exception {
+    seedFive(backend);
+    try (RESTCatalog client = new RESTCatalog()) {
+      client.initialize("lethe", Map.of("uri", s.base() + "/iceberg", "warehouse", "main", "rest-page-size", "2",
+          "io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO"));
+      assertThat(client.listNamespaces(Namespace.of("db"))).extracting(n -> n.level(1)).isEqualTo(FIVE);
+      assertThat(client.listNamespaces()).extracting(n -> n.level(0)).containsExactly("db", "gone", "jobs", "vw");
+      assertThat(client.listTables(Namespace.of("db"))).extracting(TableIdentifier::name).isEqualTo(FIVE);
+      assertThat(client.listViews(Namespace.of("vw"))).extracting(TableIdentifier::name).isEqualTo(FIVE);
+    }
   }
 
   private interface Change {

@@ -49,8 +49,12 @@ final class PagingServer implements AutoCloseable {
             ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0")));
   }
 
+  String base() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
   HttpResponse<String> send(String method, String path, String body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
         .header("Content-Type", "application/json");
     for (int i = 0; i + 1 < headers.length; i += 2) {
