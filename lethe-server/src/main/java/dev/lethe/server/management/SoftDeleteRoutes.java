@@ -1,5 +1,6 @@
 package dev.lethe.server.management;
 
+import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
@@ -10,6 +11,8 @@ import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.iceberg.ListingCursor;
+import dev.lethe.server.iceberg.PageRequest;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.iceberg.TableDrops;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -37,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <caption>Routes</caption>
  *   <tr><th>route</th><th>access</th><th>success</th></tr>
  *   <tr><td>{@code DELETE …/tables/{t}[?purgeRequested=true|false]} [+ async header]</td><td>write</td><td>204 (the Iceberg route's decision)</td></tr>
- *   <tr><td>{@code GET …/tables?deleted=true}</td><td>read</td><td>200 {@code {"deleted":[…]}}</td></tr>
+ *   <tr><td>{@code GET …/tables?deleted=true[&pageToken=&pageSize=]}</td><td>read</td><td>200 {@code {"deleted":[…]}}, by
+ *   name; paged ({@code + "nextPageToken"}, null on the last page) when either parameter is given</td></tr>
  *   <tr><td>{@code GET …/tables/{t}?deleted=true}</td><td>read</td><td>200 one deleted table</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/undrop}</td><td>write</td><td>200 {@code {name, namespace, entityId}}</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/purge}</td><td>admin</td><td>202 (job enqueued or running) or 200 (metadata removed)</td></tr>
@@ -186,8 +190,20 @@ public final class SoftDeleteRoutes {
     if (!deletedParam(ctx)) {
       return;
     }
-    List<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace).orElse(List.of());
-    ctx.status(200).json(Map.of("deleted", deleted.stream().map(SoftDeleteRoutes::view).toList()));
+    ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.DELETED_TABLES, ctx.pathParam("metalake"),
+        catalog.name(), NamespaceNames.encode(namespace));
+    Optional<PageRequest> page = PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"), cursor);
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (page.isEmpty()) {
+      List<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace).orElse(List.of());
+      body.put("deleted", deleted.stream().map(SoftDeleteRoutes::view).toList());
+    } else {
+      KeysetPage<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace, page.get().afterOrNull(),
+          page.get().size()).orElse(new KeysetPage<>(List.of(), Optional.empty()));
+      body.put("deleted", deleted.items().stream().map(SoftDeleteRoutes::view).toList());
+      body.put("nextPageToken", deleted.next().map(cursor::token).orElse(null));
+    }
+    ctx.status(200).json(body);
   }
 
   private void load(Context ctx, LetheCatalog catalog, Namespace namespace) {
