@@ -35,6 +35,8 @@ import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFileLoader;
+import dev.lethe.server.auth.AuthorizationHeader;
+import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
@@ -245,6 +247,7 @@ public final class LetheServer implements AutoCloseable {
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
       SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops);
       StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access));
+      AccessCheck metricsAccess = access;
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -258,12 +261,20 @@ public final class LetheServer implements AutoCloseable {
           server.setStopTimeout(STOP_TIMEOUT_MS);
         });
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        // two credentials are 400 on every route, before any route reads one (docs/design/0410-operations.md §1)
+        c.routes.before(AuthorizationHeader::of);
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);
         cleanups.register(c.routes);
         softDeleteRoutes.register(c.routes);
         storeRoutes.register(c.routes);
-        c.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
+        c.routes.get("/metrics", ctx -> {
+          if (!metricsPublic) {
+            metricsAccess.checkMetrics(AuthorizationHeader.of(ctx));
+          }
+          ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+        });
         c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
         c.routes.exception(Exception.class, (e, ctx) -> {
           int status = IcebergErrors.statusOf(e);
