@@ -151,7 +151,8 @@ public final class LetheServer implements AutoCloseable {
    */
   public static LetheServer start(ServerConfig config, AccessCheck access) {
     Clock clock = Clock.systemUTC();
-    createDirectories(config.dataDir());
+    // before anything is opened or logged: a path the server cannot write stops start-up (docs/design/0410-operations.md §3)
+    WritablePaths.check(config);
     CatalogDatabase database = CatalogDatabase.open(new DatabaseSettings(
         config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()));
     AsyncPurgeSettings purgeSettings;
@@ -207,6 +208,10 @@ public final class LetheServer implements AutoCloseable {
             + ", " + ConfigKeys.ALLOWED_LOCATIONS + " or " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY
             + "): " + e.getMessage());
       }
+      // the warehouse main really has (set on its first start), when it is local
+      WritablePaths.localWarehouse(catalogs.catalog(DEFAULT_CATALOG).map(c -> c.row().warehouse()).orElse(""))
+          .ifPresent(dir -> WritablePaths.probe(new WritablePaths.Target(
+              "warehouse of catalog " + DEFAULT_CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
       // rows older than location claims get theirs before the first request (docs/design/0002)
       new ClaimBackfill(database, new FileIOFactory(), clock).run();
       IcebergJson json = new IcebergJson();
@@ -313,14 +318,6 @@ public final class LetheServer implements AutoCloseable {
     LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), storeSettings.redactedUri(),
         storeSettings.ancestorCap());
     return server;
-  }
-
-  private static void createDirectories(Path dir) {
-    try {
-      Files.createDirectories(dir);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot create data directory " + dir, e);
-    }
   }
 
   private static void rejectOversizedBody(Context ctx, long max) {
