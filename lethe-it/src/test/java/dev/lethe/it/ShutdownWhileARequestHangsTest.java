@@ -107,6 +107,51 @@ class ShutdownWhileARequestHangsTest {
     }
   }
 
+  @Test
+  void aRequestThatFinishesWithinTheTimeoutIsAnsweredNormallyAndTheProcessExitsZero() throws Exception {
+    Backends.Fresh db = Backends.createOrSkip("postgresql");
+    String schema = db.jdbcUrl().replaceAll(".*currentSchema=([A-Za-z0-9_]+).*", "$1");
+    int port = freePort();
+    Path data = Files.createDirectories(dir.resolve("data"));
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    String base = "http://127.0.0.1:" + port;
+    try (LetheProcess server = LetheProcess.start(port, data, dir.resolve("server.log"),
+            List.of("--jdbc-url", db.jdbcUrl()),
+            Map.of("LETHE_SERVER_SHUTDOWN_TIMEOUT_MS", "30000", "LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0"));
+         Connection lock = DriverManager.getConnection(db.jdbcUrl())) {
+      lock.setAutoCommit(false);
+      try (Statement s = lock.createStatement()) {
+        s.execute("LOCK TABLE " + schema + ".lethe_namespace IN ACCESS EXCLUSIVE MODE");
+      }
+      CompletableFuture<HttpResponse<String>> slow = http.sendAsync(
+          HttpRequest.newBuilder(URI.create(base + "/iceberg/v1/main/namespaces"))
+              .POST(HttpRequest.BodyPublishers.ofString("{\"namespace\":[\"late\"]}")).timeout(Duration.ofSeconds(120)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      await().atMost(Duration.ofSeconds(30)).until(() -> waitingOnALock(lock, schema));
+      server.pid().destroy();
+      // the stop has begun (new requests are 503) while the slow one still waits
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+        try {
+          return http.send(HttpRequest.newBuilder(URI.create(base + "/healthz")).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.ofString()).statusCode() == 503;
+        } catch (java.io.IOException notYet) {
+          return false;
+        }
+      });
+      assertThat(slow).isNotDone();
+      lock.rollback(); // the slow request finishes well within its 30 s
+
+      HttpResponse<String> answer = slow.get(30, TimeUnit.SECONDS);
+      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+      assertThat(server.stop()).as("exit code after SIGTERM; log:\n" + server.log()).isZero();
+      assertThat(server.log()).doesNotContain("Exception").doesNotContain("ERROR").doesNotContain("still running");
+    } finally {
+      try (Connection c = DriverManager.getConnection(db.adminUrl()); Statement s = c.createStatement()) {
+        s.execute(db.dropSql());
+      }
+    }
+  }
+
   private static boolean waitingOnALock(Connection c, String schema) throws Exception {
     try (Statement s = c.createStatement();
          ResultSet r = s.executeQuery("SELECT count(*) FROM pg_locks l JOIN pg_class t ON t.oid = l.relation "
