@@ -172,6 +172,11 @@ public final class CatalogDatabase implements AutoCloseable {
     return cancelled;
   }
 
+  /** How many catalog statements are executing now (for the stop's log line and tests). */
+  public int runningStatements() {
+    return running.size();
+  }
+
   /** The database family, chosen from the JDBC URL. */
   public DatabaseVendor vendor() {
     return vendor;
