@@ -140,7 +140,7 @@ class UnwritablePathsStartupTest {
   void readOnlyH2DatabaseFileOfAnExistingCatalogExits2NamingIt() throws Exception {
     Path data = dir.resolve("data");
     try (LetheProcess first = LetheProcess.start(freePort(), data, dir.resolve("first.log"), List.of(), Map.of())) {
-      assertThat(first.stop()).isIn(0, 143);
+      assertThat(first.stop()).isZero();
     }
     Path db = data.resolve("catalog.mv.db");
     assertThat(db).isRegularFile();
