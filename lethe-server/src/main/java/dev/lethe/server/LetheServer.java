@@ -36,11 +36,11 @@ import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFileLoader;
 import dev.lethe.server.auth.AuthorizationHeader;
-import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
 import dev.lethe.server.iceberg.AccessCheck;
 import dev.lethe.server.iceberg.AuthorizerAccessCheck;
@@ -55,6 +55,7 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.UriCompliance;
@@ -89,8 +90,9 @@ public final class LetheServer implements AutoCloseable {
    */
   static final long JETTY_STOP_TIMEOUT_MS = 5_000;
   /**
-   * How long {@link #close()} waits, after closing the database under requests that outlived the
-   * shutdown timeout, for them to be answered 503, in ms.
+   * How long {@link #close()} waits, after cancelling the database statements of requests that
+   * outlived the shutdown timeout, for them to be answered 503, in ms (and as long again after
+   * closing the pools under any still running).
    */
   static final long ABORT_GRACE_MS = 5_000;
 
@@ -104,7 +106,7 @@ public final class LetheServer implements AutoCloseable {
   private final Store store;
   private final ShutdownGate gate;
   private final long shutdownTimeoutMs;
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
       SoftDeleteExpiry expiry, DeletePool deletes, Store store, ShutdownGate gate, long shutdownTimeoutMs) {
@@ -303,7 +305,7 @@ public final class LetheServer implements AutoCloseable {
         c.routes.exception(Exception.class, (e, ctx) -> {
           int status = IcebergErrors.statusOf(e);
           if (ShutdownGate.status(ShutdownGate.stopping(ctx), status) != status) {
-            // the stop closed the database under this request: not a bug, no stack trace
+            // the stop cancelled this request's database work: not a bug, no stack trace
             LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());
             ctx.header("Connection", "close");
             writeError(ctx, json, 503, null, ShutdownGate.MESSAGE);
@@ -430,10 +432,12 @@ public final class LetheServer implements AutoCloseable {
   /**
    * Stops the server (docs/design/0410-operations.md §4): from now on every new request is answered
    * 503; requests in flight get up to {@code lethe.server.shutdown-timeout-ms} to finish; the
-   * database statements of those still running are then cancelled ({@link CatalogDatabase#interrupt()}),
-   * so that they are answered 503, within {@value #ABORT_GRACE_MS} ms more (failing that the
-   * database and a {@code jdbc:} store are closed under them, for as long again); then HTTP stops and the catalogs' FileIO and the database pool (which closes H2) are closed.
-   * Idempotent; logs one warning line when requests outlived the timeout.
+   * database statements of those still running are then cancelled ({@link
+   * CatalogDatabase#interrupt()}), so that they are answered 503, within {@value #ABORT_GRACE_MS} ms
+   * more (failing that the database and a {@code jdbc:} store are closed under them, for as long
+   * again); then HTTP stops and the background work, the catalogs' FileIO, the store and the
+   * database pool (which closes H2) are closed. Idempotent; logs one warning line per stage that
+   * found requests still running.
    */
   @Override
   public void close() {

@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
  * The server's stop, seen from requests (docs/design/0410-operations.md §4). Once {@link #close}
  * begins, a filter in front of every route answers new requests 503 ({@value #MESSAGE}) with
  * {@code Connection: close}, and a request that fails while the server stops is answered 503 with
- * the same message instead of 500 and a stack trace: its failure is the stop's doing (the database
- * pool was closed under it), not a bug.
+ * the same message instead of 500 and a stack trace: its failure is the stop's doing (its database
+ * statements were cancelled), not a bug.
  *
  * <p>One instance per server, shared by its request threads through a request attribute (no static
  * state). Thread-safe.
