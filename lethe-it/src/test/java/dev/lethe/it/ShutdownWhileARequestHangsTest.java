@@ -84,6 +84,18 @@ class ShutdownWhileARequestHangsTest {
         }
       });
 
+      // in each route family's error shape: Iceberg's {error: {...}} above, {code, type, message} here
+      for (String path : List.of("/store/v1", "/api/metalakes/default/catalogs/main/cleanups")) {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(2)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(503);
+        JsonNode body = JSON.readTree(r.body());
+        assertThat(body.has("error")).as(r.body()).isFalse();
+        assertThat(body.get("code").asInt()).isEqualTo(503);
+        assertThat(body.get("message").asText()).contains("shutting down");
+      }
+      assertThat(hung).as("still waiting for its timeout").isNotDone();
+
       HttpResponse<String> answer = hung.get(SHUTDOWN_TIMEOUT_MS + 15_000, TimeUnit.MILLISECONDS);
       long answeredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sigterm);
       assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
