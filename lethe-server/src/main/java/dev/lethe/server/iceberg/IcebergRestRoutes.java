@@ -2,6 +2,7 @@ package dev.lethe.server.iceberg;
 
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
@@ -205,7 +206,7 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
       TableDrops.Dropped dropped = drops.drop(c, tableId(ctx), TableDrops.request(ctx),
-          access.principal(ctx.header("Authorization")));
+          access.principal(AuthorizationHeader.of(ctx)));
       if (dropped.purge() != null) {
         purgeHeaders(ctx, dropped.purge());
       }
@@ -277,7 +278,7 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
       // views carry no purge flag: only an explicit header (not the catalog default) removes their files
       if (async(ctx, c, false)) {
-        asyncDrops.dropView(c.row(), viewId(ctx), access.principal(ctx.header("Authorization")));
+        asyncDrops.dropView(c.row(), viewId(ctx), access.principal(AuthorizationHeader.of(ctx)));
         ctx.status(204);
         return;
       }
@@ -309,7 +310,7 @@ public final class IcebergRestRoutes {
   private void config(Context ctx) {
     String warehouse = ctx.queryParam("warehouse");
     String name = warehouse == null || warehouse.isEmpty() ? defaultCatalog : warehouse;
-    access.check(ctx.header("Authorization"), name, false);
+    access.check(AuthorizationHeader.of(ctx), name, false);
     catalogs.catalog(name).orElseThrow(() -> new NotFoundException("Warehouse does not exist: %s", name));
     ConfigResponse.Builder config = ConfigResponse.builder()
         .withOverride("prefix", name)
@@ -348,7 +349,7 @@ public final class IcebergRestRoutes {
       // decoded as the reference server does ('+' is a space), before anything else reads them
       ctx.attribute(PARAMS, PathSegments.params(path, ctx.path()));
       String prefix = param(ctx, "prefix");
-      access.check(ctx.header("Authorization"), prefix, write);
+      access.check(AuthorizationHeader.of(ctx), prefix, write);
       LetheCatalog catalog = catalogs.catalog(prefix)
           .orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
       handler.handle(ctx, catalog);

@@ -1,5 +1,6 @@
 package dev.lethe.server.management;
 
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -49,7 +50,7 @@ public final class CleanupRoutes {
 
   private void list(Context ctx) {
     String catalogName = ctx.pathParam("catalog");
-    if (!ManagementResponses.allowed(ctx, () -> access.check(ctx.header("Authorization"), catalogName, false))) {
+    if (!ManagementResponses.allowed(ctx, () -> access.check(AuthorizationHeader.of(ctx), catalogName, false))) {
       return;
     }
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs).orElse(null);

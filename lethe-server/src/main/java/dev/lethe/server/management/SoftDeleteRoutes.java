@@ -1,6 +1,7 @@
 package dev.lethe.server.management;
 
 import dev.lethe.catalog.entity.KeysetPage;
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
@@ -108,7 +109,7 @@ public final class SoftDeleteRoutes {
   /** Access, then metalake and catalog (404), then the names (400), then the schema (404). */
   private void run(Context ctx, Need need, Handler handler) {
     String catalogName = ctx.pathParam("catalog");
-    String auth = ctx.header("Authorization");
+    String auth = AuthorizationHeader.of(ctx);
     boolean ok = ManagementResponses.allowed(ctx, () -> {
       if (need == Need.ADMIN) {
         access.checkAdmin(auth);
@@ -226,7 +227,7 @@ public final class SoftDeleteRoutes {
    */
   private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
     TableDrops.Dropped dropped = drops.drop(catalog, table(ctx, namespace), TableDrops.request(ctx),
-        access.principal(ctx.header("Authorization")));
+        access.principal(AuthorizationHeader.of(ctx)));
     if (dropped.purge() != null) {
       IcebergRestRoutes.purgeHeaders(ctx, dropped.purge());
     }
@@ -254,7 +255,7 @@ public final class SoftDeleteRoutes {
   private void purgeNow(Context ctx, LetheCatalog catalog, Namespace namespace) {
     TableIdentifier id = table(ctx, namespace);
     Optional<DeletedTable> before = softDeletes.load(catalog.row(), id);
-    SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(ctx.header("Authorization")));
+    SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(AuthorizationHeader.of(ctx)));
     if (c.decision() instanceof SoftDeletePlanner.NotClaimable n) {
       notFound(ctx, "Cannot purge " + id + ": " + n.reason());
       return;

@@ -1,6 +1,7 @@
 package dev.lethe.server.store;
 
 import dev.lethe.server.LetheServer;
+import dev.lethe.server.ShutdownGate;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.store.core.format.CorruptRecordException;
 import io.javalin.http.Context;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
  *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
  *   <tr><td>{@link HttpResponseException} (e.g. body too large)</td><td>its status (413)</td></tr>
+ *   <tr><td>any other failure while the server stops</td><td>503, {@link ShutdownGate#MESSAGE}</td></tr>
  *   <tr><td>{@link CorruptRecordException}</td><td>500, naming the unreadable record</td></tr>
  *   <tr><td>{@link UncheckedIOException} (the substrate failed)</td><td>503</td></tr>
  *   <tr><td>anything else</td><td>500, details only in the server log</td></tr>
@@ -49,6 +51,11 @@ public final class StoreErrors {
       error(ctx, 403, "Forbidden", oneLine(e.getMessage()));
     } else if (e instanceof HttpResponseException h) {
       error(ctx, h.getStatus(), h.getStatus() == 413 ? "RequestTooLarge" : "BadRequest", oneLine(h.getMessage()));
+    } else if (ShutdownGate.stopping(ctx)) {
+      // the stop closed the store or database under this request (docs/design/0410-operations.md §4)
+      LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());
+      ctx.header("Connection", "close");
+      error(ctx, 503, "ServiceUnavailable", ShutdownGate.MESSAGE);
     } else if (e instanceof CorruptRecordException) {
       LOG.error("Request {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
       error(ctx, 500, "CorruptRecord", oneLine(e.getMessage()));
