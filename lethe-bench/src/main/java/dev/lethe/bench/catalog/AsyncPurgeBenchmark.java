@@ -13,8 +13,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -57,7 +61,8 @@ import org.apache.iceberg.types.Types;
  *       SUCCEEDED});
  *   <li>the raw delete rate of as many files laid out like a table's data directory (LocalFileIO
  *       bulk deletes of 1000 paths on 4 threads, the async defaults), in the order the manifests
- *       list them and in directory order (see {@link #rawDeleteRate});
+ *       list them and in directory order (see {@link #rawDeleteRate}); both the raw files and the
+ *       tables' files are written back to disk ({@code sync}) before they are deleted;
  *   <li>the peak heap of the Lethe process during the background purge.
  * </ul>
  *
@@ -118,13 +123,14 @@ public final class AsyncPurgeBenchmark {
         buildTable(t, files);
         locations.add(t.location());
       }
+      syncFileSystem();
       // warm-up drops of small tables bring the request path to compiled code, as on a running server; not measured
-      String cleanups = "http://127.0.0.1:" + server.port() + "/api/metalakes/default/catalogs/main/cleanups?state=SUCCEEDED";
+      String cleanups = "http://127.0.0.1:" + server.port() + "/api/metalakes/default/catalogs/main/cleanups?limit=10000&state=";
       for (int i = 0; i < WARMUP_DROPS; i++) {
         buildTable(catalog.buildTable(TableIdentifier.of(NS, "warmup" + i), SCHEMA).create(), 10);
         timedDrop(base, "warmup" + i, true);
       }
-      while (!allSucceeded(cleanups, WARMUP_DROPS)) {
+      while (!allEnded(cleanups)) {
         Thread.sleep(20);
       }
       resetPeaks();
@@ -137,13 +143,13 @@ public final class AsyncPurgeBenchmark {
           System.err.printf("%,d files: drop %d took %.1f ms%n", files, i, us / 1000.0);
         }
       }
-      while (!allSucceeded(cleanups, tables + WARMUP_DROPS)) {
+      while (!allEnded(cleanups)) {
         Thread.sleep(20);
       }
       double purgeSeconds = (System.nanoTime() - t0) / 1e9;
       long peakHeap = peakHeap();
       for (String location : locations) {
-        if (count(Path.of(location)) != 0) {
+        if (count(Path.of(location.replaceFirst("^file:", ""))) != 0) {
           throw new IllegalStateException("files left under " + location);
         }
       }
@@ -227,14 +233,24 @@ public final class AsyncPurgeBenchmark {
     return took;
   }
 
-  private static boolean allSucceeded(String cleanupsUrl, int tables) throws Exception {
-    String body = HTTP.send(HttpRequest.newBuilder(URI.create(cleanupsUrl)).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
-    int n = 0;
-    for (int i = body.indexOf("\"SUCCEEDED\""); i >= 0; i = body.indexOf("\"SUCCEEDED\"", i + 1)) {
-      n++;
+  /**
+   * True once no cleanup job is {@code PENDING} or {@code RUNNING} (the synchronous purge is a job
+   * too, so counting {@code SUCCEEDED} jobs would end the wait one job early); throws if any job
+   * {@code FAILED}.
+   */
+  private static boolean allEnded(String cleanupsUrl) throws Exception {
+    if (jobs(cleanupsUrl + "FAILED")) {
+      throw new IllegalStateException("a cleanup job FAILED: " + get(cleanupsUrl + "FAILED"));
     }
-    return n >= tables;
+    return !jobs(cleanupsUrl + "PENDING") && !jobs(cleanupsUrl + "RUNNING");
+  }
+
+  private static boolean jobs(String url) throws Exception {
+    return get(url).contains("\"state\"");
+  }
+
+  private static String get(String url) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
   /**
@@ -290,6 +306,7 @@ public final class AsyncPurgeBenchmark {
         listed.forEach(p -> paths.add(p.toString()));
       }
     }
+    syncFileSystem();
     LocalFileIO io = new LocalFileIO();
     io.initialize(Map.of());
     ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -308,6 +325,19 @@ public final class AsyncPurgeBenchmark {
       throw new IllegalStateException("raw delete left files under " + data);
     }
     return files / seconds;
+  }
+
+  /**
+   * Runs {@code sync(1)} so the files about to be deleted are on disk, as a real table's files are:
+   * on ext4 an unlink of a file whose blocks were never written back is several times cheaper than
+   * one of a file on disk (and with the {@code discard} mount option, cheaper still), so a raw
+   * delete of just-created files would be a floor no purge of an older table can reach.
+   */
+  private static void syncFileSystem() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("sync").inheritIO().start();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("sync exited with " + p.exitValue());
+    }
   }
 
   private static void resetPeaks() {
@@ -329,15 +359,34 @@ public final class AsyncPurgeBenchmark {
     return sum;
   }
 
+  /** Regular files under {@code dir} (0 if it is absent); entries that vanish during the walk are not counted. */
   private static long count(Path dir) {
     if (!Files.exists(dir)) {
       return 0;
     }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      return walk.filter(Files::isRegularFile).count();
+    long[] n = {0};
+    try {
+      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          if (attrs.isRegularFile()) {
+            n[0]++;
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          if (e instanceof NoSuchFileException) {
+            return FileVisitResult.CONTINUE;
+          }
+          throw e;
+        }
+      });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return n[0];
   }
 
   private static long percentile(List<Long> sorted, int p) {

@@ -23,7 +23,7 @@ public final class CasJobClaimer implements JobClaimer {
 
   @Override
   public Optional<Claimed> claim(long heartbeatTimeoutMs) {
-    return database.jdbi().withHandle(h -> {
+    return database.background().withHandle(h -> {
       CleanupJobDao jobs = new CleanupJobDao(h);
       long now = clock.millis(h);
       List<Long> window = jobs.claimCandidates(now, now - heartbeatTimeoutMs, WINDOW);

@@ -39,7 +39,7 @@ public interface JobClaimer {
       return false;
     }
     try {
-      return database.jdbi().withHandle(h -> {
+      return database.background().withHandle(h -> {
       java.sql.DatabaseMetaData md = h.getConnection().getMetaData();
       String product = md.getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT);
       int major = md.getDatabaseMajorVersion();

@@ -71,7 +71,7 @@ public final class LeaseHeartbeat implements AutoCloseable {
   }
 
   private void renew(Lease lease) {
-    database.jdbi().useHandle(h -> {
+    database.background().useHandle(h -> {
       long now = clock.millis(h);
       boolean kept = lease.writeGuarded(last -> new CleanupJobDao(h).renewHeartbeat(lease.jobId(), last, now), now);
       if (!kept) {

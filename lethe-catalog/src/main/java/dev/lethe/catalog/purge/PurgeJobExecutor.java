@@ -95,7 +95,7 @@ public final class PurgeJobExecutor implements AutoCloseable {
         LOG.warn("Cleanup job {}: lease lost; another worker owns it now", job.jobId());
         return new Finished(job, CleanupJobState.RUNNING, null, 0);
       }
-      boolean applied = database.jdbi().inTransaction(h -> {
+      boolean applied = database.background().inTransaction(h -> {
         long now = clock.millis(h);
         boolean written = lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
         if (written && !write.state().active()) {

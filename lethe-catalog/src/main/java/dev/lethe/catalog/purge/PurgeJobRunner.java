@@ -103,7 +103,7 @@ public final class PurgeJobRunner {
   }
 
   private Optional<FileIO> fileIO(CleanupJob job) {
-    Optional<CatalogRow> catalog = database.jdbi().withHandle(h -> new MetalakeDao(h).findByName(job.metalakeName())
+    Optional<CatalogRow> catalog = database.background().withHandle(h -> new MetalakeDao(h).findByName(job.metalakeName())
         .flatMap(lake -> new CatalogDao(h).findByName(lake.metalakeId(), job.catalogName()))
         .filter(row -> row.catalogId().equals(job.catalogId())));
     if (catalog.isPresent()) {
@@ -233,7 +233,7 @@ public final class PurgeJobRunner {
         logKept(job, kept);
         return new PurgeOutcome.Transient(phase + ": " + failed + " files could not be deleted");
       }
-      if (!lease.writeGuarded(last -> database.jdbi().withHandle(h ->
+      if (!lease.writeGuarded(last -> database.background().withHandle(h ->
           new CleanupJobDao(h).recordProgress(job.jobId(), last, phase, kept.count())), null)) {
         return new PurgeOutcome.LeaseLost();
       }
@@ -310,7 +310,7 @@ public final class PurgeJobRunner {
 
   /** The scope of a job: the roots, minus what other entries claim inside them. */
   private PurgeScope scope(CleanupJob job, List<LocationPath> roots) {
-    List<LocationPath> others = database.jdbi().withHandle(h -> {
+    List<LocationPath> others = database.background().withHandle(h -> {
       List<LocationPath> all = new ArrayList<>();
       for (LocationPath root : roots) {
         for (LocationPath c : LocationClaims.claimedInside(h, root, ClaimOwner.job(job.jobId()))) {
@@ -342,7 +342,7 @@ public final class PurgeJobRunner {
   private PurgeOutcome missingMetadata(CleanupJob job, FileIO io) {
     List<LocationPath> roots;
     try {
-      roots = database.jdbi().withHandle(h -> new LocationClaimDao(h).findByOwner(ClaimOwner.job(job.jobId())))
+      roots = database.background().withHandle(h -> new LocationClaimDao(h).findByOwner(ClaimOwner.job(job.jobId())))
           .stream().map(LocationClaim::root).toList();
       if (roots.isEmpty()) {
         roots = TableRoots.assumedFromMetadataFile(job.metadataLocation());

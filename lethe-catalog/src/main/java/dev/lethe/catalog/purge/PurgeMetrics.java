@@ -62,7 +62,7 @@ public final class PurgeMetrics {
   private synchronized Snapshot snapshot() {
     long now = clock.millis();
     if (snapshot == null || now - snapshot.takenAt() >= SNAPSHOT_TTL_MS) {
-      snapshot = database.jdbi().withHandle(h -> {
+      snapshot = database.background().withHandle(h -> {
         CleanupJobDao dao = new CleanupJobDao(h);
         OptionalLong oldest = dao.oldestPendingCreatedAt();
         long age = oldest.isPresent() ? Math.max(0, dbClock.millis(h) - oldest.getAsLong()) : 0;

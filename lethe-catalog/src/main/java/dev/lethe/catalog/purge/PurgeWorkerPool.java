@@ -118,7 +118,7 @@ public final class PurgeWorkerPool implements AutoCloseable {
       }
       lastPrune = nowLocal;
     }
-    int pruned = database.jdbi().withHandle(h ->
+    int pruned = database.background().withHandle(h ->
         new CleanupJobDao(h).pruneTerminal(clock.millis(h) - TimeUnit.HOURS.toMillis(settings.retentionHours())));
     if (pruned > 0) {
       LOG.info("Pruned {} terminal cleanup jobs older than {} hours", pruned, settings.retentionHours());

@@ -20,7 +20,7 @@ public final class SkipLockedJobClaimer implements JobClaimer {
 
   @Override
   public Optional<Claimed> claim(long heartbeatTimeoutMs) {
-    return database.jdbi().inTransaction(h -> {
+    return database.background().inTransaction(h -> {
       CleanupJobDao jobs = new CleanupJobDao(h);
       long now = clock.millis(h);
       Optional<Long> id = jobs.lockFirstClaimable(now, now - heartbeatTimeoutMs);

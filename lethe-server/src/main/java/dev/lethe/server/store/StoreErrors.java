@@ -1,6 +1,7 @@
 package dev.lethe.server.store;
 
 import dev.lethe.server.LetheServer;
+import dev.lethe.server.ShutdownGate;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.store.core.format.CorruptRecordException;
 import io.javalin.http.Context;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
  *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
  *   <tr><td>{@link HttpResponseException} (e.g. body too large)</td><td>its status (413)</td></tr>
+ *   <tr><td>any other failure while the server stops</td><td>503, {@link ShutdownGate#MESSAGE}</td></tr>
  *   <tr><td>{@link CorruptRecordException} (a stored record that cannot be read or whose revision
  *       does not prove its content)</td><td>500 {@code CorruptRecord}, naming the record, with its
  *       {@code key} when known (docs/design/0108-records-that-prove-their-content.md)</td></tr>
@@ -51,6 +53,11 @@ public final class StoreErrors {
       error(ctx, 403, "Forbidden", oneLine(e.getMessage()));
     } else if (e instanceof HttpResponseException h) {
       error(ctx, h.getStatus(), h.getStatus() == 413 ? "RequestTooLarge" : "BadRequest", oneLine(h.getMessage()));
+    } else if (ShutdownGate.stopping(ctx)) {
+      // the stop closed the store or database under this request (docs/design/0410-operations.md §4)
+      LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());
+      ctx.header("Connection", "close");
+      error(ctx, 503, "ServiceUnavailable", ShutdownGate.MESSAGE);
     } else if (e instanceof CorruptRecordException c) {
       // The request was fine and retrying will not help: the stored data is damaged, a fault on
       // this side that only the operator can repair. Never served as valid, never 4xx or 503.
