@@ -1,0 +1,87 @@
+package dev.lethe.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real iceberg-java 1.11 {@code RESTCatalog}, which encodes a space in a path segment as
+ * {@code +} (and a plus as {@code %2B}), against a real {@code lethe server}: it runs in a child JVM
+ * (src/test/client111/Iceberg111Client.java, class path {@code lethe.it.iceberg-client111}, filled by
+ * maven-dependency-plugin) because its jars cannot share a class path with 1.12. Every 1.11 call must
+ * succeed and the 1.12 client of this JVM must see the same names (docs/design/0400-strict-request-input.md).
+ */
+class Iceberg111ClientTest {
+  private static final Namespace MY_NS = Namespace.of("my ns");
+  private static final Namespace A_PLUS_B = Namespace.of("a+b");
+  private static final Namespace NESTED = Namespace.of("a+b", "c d");
+
+  @Test
+  void theIceberg111ClientCreatesListsLoadsAndDropsNamesWithSpacesAndPlusesThat112Sees() throws Exception {
+    try (ServerFixture server = ServerFixture.start("client111", Map.of())) {
+      assertThat(run111(server, "create")).containsExactly(
+          "client=1.11.0",
+          "exists [my ns]=true", "owner [my ns]=my ns",
+          "exists [a+b]=true", "owner [a+b]=a+b",
+          "exists [a+b, c d]=true", "owner [a+b, c d]=a+b/c d",
+          "load [my ns].my table=id", "load [a+b].x+y z=id", "load [a+b, c d].t+1 2=id",
+          "namespaces=[[a+b], [my ns]]",
+          "namespaces [a+b]=[[a+b, c d]]",
+          "tables [my ns]=[[my ns].my table]",
+          "tables [a+b]=[[a+b].x+y z]",
+          "tables [a+b, c d]=[[a+b, c d].t+1 2]");
+
+      try (RESTCatalog client112 = server.client(null)) {
+        assertThat(client112.listNamespaces()).containsExactlyInAnyOrder(MY_NS, A_PLUS_B);
+        assertThat(client112.listNamespaces(A_PLUS_B)).containsExactly(NESTED);
+        assertThat(client112.loadNamespaceMetadata(MY_NS)).containsEntry("owner", "my ns");
+        assertThat(client112.loadNamespaceMetadata(A_PLUS_B)).containsEntry("owner", "a+b");
+        assertThat(client112.loadNamespaceMetadata(NESTED)).containsEntry("owner", "a+b/c d");
+        assertThat(client112.listTables(MY_NS)).containsExactly(TableIdentifier.of(MY_NS, "my table"));
+        assertThat(client112.listTables(A_PLUS_B)).containsExactly(TableIdentifier.of(A_PLUS_B, "x+y z"));
+        assertThat(client112.listTables(NESTED)).containsExactly(TableIdentifier.of(NESTED, "t+1 2"));
+        assertThat(client112.loadTable(TableIdentifier.of(NESTED, "t+1 2")).schema().columns()).hasSize(1);
+        assertThat(client112.namespaceExists(Namespace.of("my+ns"))).isFalse();
+        assertThat(client112.namespaceExists(Namespace.of("a b"))).isFalse();
+      }
+
+      assertThat(run111(server, "drop")).containsExactly(
+          "client=1.11.0",
+          "drop [my ns].my table=true", "drop [a+b].x+y z=true", "drop [a+b, c d].t+1 2=true",
+          "drop [a+b, c d]=true", "drop [a+b]=true", "drop [my ns]=true",
+          "namespaces=[]");
+
+      try (RESTCatalog client112 = server.client(null)) {
+        assertThat(client112.listNamespaces()).isEmpty();
+      }
+    }
+  }
+
+  /** Runs Iceberg111Client in a child JVM (up to 60 s) and returns its stdout lines; fails on a non-zero exit. */
+  private static List<String> run111(ServerFixture server, String mode) throws Exception {
+    String jars = System.getProperty("lethe.it.iceberg-client111", "target/iceberg-client111");
+    assertThat(Path.of(jars, "iceberg-core-1.11.0.jar"))
+        .as("iceberg-java 1.11 jars (maven-dependency-plugin execution iceberg-client111)").isRegularFile();
+    Path source = Path.of("src/test/client111/Iceberg111Client.java").toAbsolutePath();
+    Path out = server.dataDir.resolve("client111-" + mode + ".out");
+    Path err = server.dataDir.resolve("client111-" + mode + ".err");
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", jars + "/*", source.toString(), server.process.icebergUri(), mode)
+        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("iceberg 1.11 client (" + mode + ") did not finish in 60 s");
+    }
+    assertThat(p.exitValue()).as("iceberg 1.11 client (%s) exit code; stdout:%n%s%nstderr:%n%s%nserver log:%n%s",
+        mode, Files.readString(out), Files.readString(err), server.process.log()).isZero();
+    return Files.readAllLines(out);
+  }
+}
