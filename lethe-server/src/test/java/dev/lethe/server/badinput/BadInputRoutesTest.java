@@ -169,7 +169,8 @@ class BadInputRoutesTest {
   /**
    * iceberg-java 1.11 encodes path segments with {@code URLEncoder} (a space is {@code +}, a plus
    * is {@code %2B}); its jar cannot share a classpath with 1.12, so its encoding is reproduced with
-   * {@code URLEncoder} over raw HTTP. The 1.12 client ({@code %20}) is used as is.
+   * {@code URLEncoder} over raw HTTP here, on every backend. The 1.12 client ({@code %20}) is used
+   * as is. The real 1.11 client runs in a child JVM in lethe-it's Iceberg111ClientTest.
    */
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
