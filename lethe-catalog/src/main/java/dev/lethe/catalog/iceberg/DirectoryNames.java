@@ -11,10 +11,13 @@ import java.util.HexFormat;
  * is larger), so that every name {@link EntityNames} accepts works
  * (docs/design/0401-name-and-column-limits.md).
  *
- * <p>A name that fits its byte budget is used as is, so every location derived before this rule
- * existed is derived the same way. A longer one is cut on a code point boundary and ends in
- * {@code ~} and 16 hex digits of the SHA-256 of the whole name: stable (the same name always maps
- * to the same directory) and distinct for names sharing a long prefix.
+ * <p>A name that fits its byte budget and holds no character a location may not hold is used as
+ * is, so every location derived before this rule existed is derived the same way. A longer one is
+ * cut on a code point boundary and ends in {@code ~} and 16 hex digits of the SHA-256 of the whole
+ * name: stable (the same name always maps to the same directory) and distinct for names sharing a
+ * long prefix. A name holding {@code ?}, {@code #} or {@code \}, which a valid location may not
+ * hold (docs/catalog.md "Allowed locations"), has each of them replaced by {@code _} and gets the
+ * same {@code ~} hash suffix, so {@code a?b} and {@code a_b} still get different directories.
  */
 public final class DirectoryNames {
   /** The longest file name, in UTF-8 bytes. */
@@ -38,10 +41,11 @@ public final class DirectoryNames {
 
   static String bounded(String name, int budget) {
     byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-    if (utf8.length <= budget) {
+    boolean safe = name.chars().noneMatch(DirectoryNames::unsafe);
+    if (safe && utf8.length <= budget) {
       return name;
     }
-    int keep = budget - 1 - HASH_HEX;
+    int keep = Math.min(budget - 1 - HASH_HEX, utf8.length);
     StringBuilder head = new StringBuilder();
     int bytes = 0;
     for (int i = 0; i < name.length(); ) {
@@ -50,11 +54,16 @@ public final class DirectoryNames {
       if (bytes + n > keep) {
         break;
       }
-      head.appendCodePoint(cp);
+      head.appendCodePoint(unsafe(cp) ? '_' : cp);
       bytes += n;
       i += Character.charCount(cp);
     }
     return head + "~" + HexFormat.of().formatHex(sha256(utf8), 0, HASH_HEX / 2);
+  }
+
+  /** A character {@code LocationPath} refuses in a location that a name may hold. */
+  private static boolean unsafe(int c) {
+    return c == '?' || c == '#' || c == '\\';
   }
 
   private static byte[] sha256(byte[] bytes) {

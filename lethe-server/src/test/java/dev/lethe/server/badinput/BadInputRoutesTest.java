@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Namespace;
@@ -164,6 +165,32 @@ class BadInputRoutesTest {
         .isEqualTo(paddedUuid);
     assertThat(JSON.readTree(s.send("GET", NS + "/db/tables/t", null).body()).get("metadata").get("table-uuid").asText())
         .isEqualTo(plainUuid);
+  }
+
+  /**
+   * {@code ?}, {@code #} and {@code \} are valid in names but not in locations
+   * (docs/design/0401-name-and-column-limits.md): a table or namespace so named, created without a
+   * location, gets a directory with each replaced by {@code _} and a hash suffix, never a 400.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void namesWithCharactersNoLocationMayHoldGetADerivedDirectory(String backend) throws Exception {
+    start(backend);
+    HttpResponse<String> ns = s.send("POST", NS, "{\"namespace\":[\"q?n#s\\\\\"]}");
+    assertThat(ns.statusCode()).as(ns.body()).isEqualTo(200);
+    HttpResponse<String> plainNs = s.send("POST", NS, "{\"namespace\":[\"q_n_s_\"]}");
+    assertThat(plainNs.statusCode()).as(plainNs.body()).isEqualTo(200);
+    String nsPath = NS + "/" + URLEncoder.encode("q?n#s\\", StandardCharsets.UTF_8).replace("+", "%20");
+    for (String name : List.of("t?1", "t#2", "t\\3", "?#\\")) {
+      HttpResponse<String> created = s.send("POST", nsPath + "/tables", table(quote(name)));
+      assertThat(created.statusCode()).as(name + ": " + created.body()).isEqualTo(200);
+      String location = JSON.readTree(created.body()).get("metadata").get("location").asText();
+      String dirs = location.substring(s.warehouse.toAbsolutePath().toString().length());
+      assertThat(dirs).as(location).doesNotContain("?", "#", "\\").contains("/q_n_s_~");
+      HttpResponse<String> loaded = s.send("GET", nsPath + "/tables/" + URLEncoder.encode(name, StandardCharsets.UTF_8), null);
+      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+      assertThat(JSON.readTree(loaded.body()).get("metadata").get("location").asText()).isEqualTo(location);
+    }
   }
 
   /**
