@@ -4,6 +4,7 @@ import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
@@ -30,6 +31,8 @@ public final class Sync {
 
   /** Records per listed page of each side. */
   static final int PAGE_SIZE = Page.MAX_LIMIT;
+  /** Writes held per destination before one {@link Store#putRawBatch}. */
+  static final int BATCH_SIZE = 500;
 
   private Sync() {}
 
@@ -47,12 +50,16 @@ public final class Sync {
     int merged = 0;
     List<SyncConflict> conflicts = new ArrayList<>();
     long done = 0;
-    while (onA.peek() != null || onB.peek() != null) {
-      RecordKey key = first(onA.peek(), onB.peek());
-      Optional<Record> ra = onA.takeIf(key);
-      Optional<Record> rb = onB.takeIf(key);
+    Batches batches = new Batches(a, b);
+    while (batches.hasRetry() || onA.peek() != null || onB.peek() != null
+        || batches.flushAll()) {
+      // a key whose batched write did not commit is re-planned from fresh reads (attempt 2 on)
+      boolean retry = batches.hasRetry();
+      RecordKey key = retry ? batches.nextRetry() : first(onA.peek(), onB.peek());
+      Optional<Record> ra = retry ? Optional.empty() : onA.takeIf(key);
+      Optional<Record> rb = retry ? Optional.empty() : onB.takeIf(key);
       boolean settled = false;
-      for (int attempt = 1; attempt <= options.maxAttempts() && !settled; attempt++) {
+      for (int attempt = retry ? 2 : 1; attempt <= options.maxAttempts() && !settled; attempt++) {
         if (attempt > 1) {
           ra = a.getRaw(key);
           rb = b.getRaw(key);
@@ -64,12 +71,17 @@ public final class Sync {
           conflicts.add(new SyncConflict(key, d.reason()));
           settled = true;
         } else if (action instanceof SyncAction.Copy c) {
-          if (write(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
+          if (attempt == 1) {
+            settled = batches.defer(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty(), true);
+          } else if (write(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
             copied++;
             settled = true;
           }
         } else if (action instanceof SyncAction.FastForward f) {
-          if (write(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
+          if (attempt == 1) {
+            settled = batches.defer(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
+                Optional.of(f.expected()), false);
+          } else if (write(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
               Optional.of(f.expected()))) {
             fastForwarded++;
             settled = true;
@@ -88,8 +100,12 @@ public final class Sync {
         conflicts.add(new SyncConflict(key,
             "still changing after " + options.maxAttempts() + " attempts"));
       }
-      options.progress().update(++done, 0);
+      if (!retry) {
+        options.progress().update(++done, 0);
+      }
     }
+    copied += batches.copied;
+    fastForwarded += batches.fastForwarded;
     return new SyncReport(copied, fastForwarded, merged, conflicts, conflicts.isEmpty());
   }
 
@@ -140,8 +156,86 @@ public final class Sync {
     }
   }
 
+  /**
+   * Copies and fast-forwards planned on a first attempt, held per destination and written with
+   * {@link Store#putRawBatch} (docs/design/0115-batched-raw-writes.md): a batch of writes costs one
+   * request to a server and one transaction per chunk in a database. Each item is the same
+   * conditional raw put the per-key path makes, its blobs copied before it is held. A committed
+   * item is counted; any other answer puts its key on the retry queue, which the walk drains
+   * before its next key, re-planning from fresh reads exactly as a lost race is.
+   */
+  private static final class Batches {
+    private final Store a;
+    private final Store b;
+    private final List<Pending> toA = new ArrayList<>();
+    private final List<Pending> toB = new ArrayList<>();
+    private final java.util.ArrayDeque<RecordKey> retries = new java.util.ArrayDeque<>();
+    int copied;
+    int fastForwarded;
+
+    private record Pending(RawPut put, boolean copy) {}
+
+    Batches(Store a, Store b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    /** Copies the record's blobs, holds its write for {@code to}, and flushes a full batch; true. */
+    boolean defer(Store from, Store to, Record record, Optional<Revision> expected, boolean copy) {
+      copyBlobs(from, to, record);
+      List<Pending> pending = to == a ? toA : toB;
+      pending.add(new Pending(new RawPut(record, expected), copy));
+      if (pending.size() >= BATCH_SIZE) {
+        flush(to, pending);
+      }
+      return true;
+    }
+
+    boolean hasRetry() {
+      return !retries.isEmpty();
+    }
+
+    RecordKey nextRetry() {
+      return retries.poll();
+    }
+
+    /** Writes everything held; true when that queued keys to retry. */
+    boolean flushAll() {
+      flush(a, toA);
+      flush(b, toB);
+      return hasRetry();
+    }
+
+    private void flush(Store to, List<Pending> pending) {
+      if (pending.isEmpty()) {
+        return;
+      }
+      List<PutResult> results = to.putRawBatch(pending.stream().map(Pending::put).toList());
+      for (int i = 0; i < pending.size(); i++) {
+        Pending p = pending.get(i);
+        if (results.get(i) instanceof Committed) {
+          if (p.copy()) {
+            copied++;
+          } else {
+            fastForwarded++;
+          }
+        } else {
+          retries.add(p.put().record().key());
+        }
+      }
+      pending.clear();
+    }
+  }
+
   /** Copies {@code record}'s blobs from {@code from} to {@code to}, then puts it raw on {@code to}. */
   private static boolean write(Store from, Store to, Record record, Optional<Revision> expected) {
+    copyBlobs(from, to, record);
+    PutResult r = to.putRaw(record, expected);
+    return r instanceof Committed;
+  }
+
+  /** Copies {@code record}'s blobs that {@code to} lacks from {@code from}. */
+  private static void copyBlobs(Store from, Store to, Record record) {
     for (String hash : record.referencedBlobs()) {
       if (!to.blobs().contains(hash)) {
         byte[] content = from.blobs().get(hash).orElseThrow(() -> new IllegalStateException(
@@ -149,8 +243,6 @@ public final class Sync {
         to.blobs().put(content);
       }
     }
-    PutResult r = to.putRaw(record, expected);
-    return r instanceof Committed;
   }
 
 }
