@@ -26,6 +26,11 @@ import java.util.Optional;
  * most one page of each side is in memory, whatever the namespace holds. Keyset pages return
  * every key that exists for the whole walk exactly once; a key created on one side during the
  * walk behind its cursor is left for the next sync, as it would be had it come after the sync.
+ *
+ * <p>Copies and fast-forwards planned on a key's first attempt are held per destination and
+ * written {@value #BATCH_SIZE} at a time with {@link Store#putRawBatch}
+ * (docs/design/0115-batched-raw-writes.md): the same conditional raw puts, fewer round trips and
+ * transactions. An item that did not commit is re-planned from fresh reads, as a lost race is.
  */
 public final class Sync {
 
