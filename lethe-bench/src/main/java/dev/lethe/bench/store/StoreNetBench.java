@@ -120,9 +120,11 @@ public final class StoreNetBench {
           rows.add(sync("sync file: -> server", "server on file: (fsync)", root.resolve("laptop-fs"), remote, serverFsSync));
         }
       }
-      FsStore to = new FsStore(root.resolve("file-to"), 32, Clock.systemUTC(), Durability.NO_FSYNC,
-          dev.lethe.store.fs.WriteObserver.NONE);
-      rows.add(sync("sync file: -> file: (no fsync)", "file:", root.resolve("file-from"), to, fileSync));
+      if (fileSync > 0) {
+        FsStore to = new FsStore(root.resolve("file-to"), 32, Clock.systemUTC(), Durability.NO_FSYNC,
+            dev.lethe.store.fs.WriteObserver.NONE);
+        rows.add(sync("sync file: -> file: (no fsync)", "file:", root.resolve("file-from"), to, fileSync));
+      }
     } finally {
       for (String s : schemas) {
         drop(pg, s);
