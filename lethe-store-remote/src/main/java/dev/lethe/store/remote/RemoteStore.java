@@ -1,7 +1,6 @@
 package dev.lethe.store.remote;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Conflict;
@@ -221,9 +220,9 @@ public final class RemoteStore implements Store {
     int from = 0;
     while (from < items.size()) {
       String ns = items.get(from).record().key().namespace();
-      ArrayNode body = StrictJson.mapper().createArrayNode();
+      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+      body.write('[');
       List<RawPut> chunk = new ArrayList<>();
-      long bytes = 2;
       while (from < items.size() && chunk.size() < max
           && items.get(from).record().key().namespace().equals(ns)) {
         RawPut item = items.get(from);
@@ -232,15 +231,18 @@ public final class RemoteStore implements Store {
         if (item.expected().isPresent()) {
           n.set("expected", RevisionJson.toNode(item.expected().get()));
         }
-        long size = n.toString().getBytes(StandardCharsets.UTF_8).length + 1L;
-        if (!chunk.isEmpty() && bytes + size > BATCH_BYTES) {
+        byte[] encoded = n.toString().getBytes(StandardCharsets.UTF_8);
+        if (!chunk.isEmpty() && body.size() + encoded.length + 2 > BATCH_BYTES) {
           break;
         }
-        body.add(n);
+        if (!chunk.isEmpty()) {
+          body.write(',');
+        }
+        body.writeBytes(encoded);
         chunk.add(item);
-        bytes += size;
         from++;
       }
+      body.write(']');
       List<PutResult> results = sendBatch(ns, chunk, body);
       if (results == null) {
         batchUnsupported = true;
@@ -255,10 +257,10 @@ public final class RemoteStore implements Store {
   }
 
   /** The answers of one batch request, or null when the server has no batch route. */
-  private List<PutResult> sendBatch(String ns, List<RawPut> chunk, ArrayNode body) {
+  private List<PutResult> sendBatch(String ns, List<RawPut> chunk, java.io.ByteArrayOutputStream body) {
     String what = "Cannot put a batch of " + chunk.size() + " records from " + chunk.get(0).record().key();
     String route = "/raw/batch/" + ns;
-    StoreHttp.Response r = http.send("POST", route, body.toString().getBytes(StandardCharsets.UTF_8), NONE, what);
+    StoreHttp.Response r = http.send("POST", route, body.toByteArray(), NONE, what);
     if (r.status() == 404 || r.status() == 405) {
       return null;
     }
