@@ -18,6 +18,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lethe server}: runs the catalog and the store routes until SIGTERM.
  *
+ * <p>SIGTERM (or Ctrl-C) stops it within {@code lethe.server.shutdown-timeout-ms} plus a few seconds
+ * (requests still running then are answered 503) and exits 0.
+ *
  * <p>Settings come from options, then environment variables, then {@code --config FILE}, then
  * defaults (docs/catalog.md "Configuration"). An invalid value exits 2 with one line naming the key.
  */
@@ -65,12 +68,19 @@ final class ServerCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("lethe server: cannot start: " + e.getMessage());
       return 1;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }, "lethe-shutdown"));
-    stopped.await();
+    // SIGTERM and Ctrl-C end the wait below: the stop runs here and the command exits 0
+    // (docs/design/0410-operations.md §4); the hook covers any other exit and is a no-op after it
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "lethe-shutdown"));
+    for (String name : new String[] {"TERM", "INT"}) {
+      try {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopRequested.countDown());
+      } catch (IllegalArgumentException unsupported) {
+        // the platform has no such signal: the shutdown hook stops the server (exit 128 + signal)
+      }
+    }
+    stopRequested.await();
+    server.close();
     return 0;
   }
 

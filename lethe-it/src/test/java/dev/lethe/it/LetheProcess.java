@@ -87,6 +87,11 @@ public final class LetheProcess implements AutoCloseable {
     return "http://127.0.0.1:" + port + "/iceberg";
   }
 
+  /** The server process, e.g. to send SIGTERM without waiting ({@code pid().destroy()}). */
+  public ProcessHandle pid() {
+    return process.toHandle();
+  }
+
   /** The process's combined output so far. */
   public String log() throws IOException {
     return Files.readString(log);

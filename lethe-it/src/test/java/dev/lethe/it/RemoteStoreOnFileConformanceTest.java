@@ -1,6 +1,9 @@
 package dev.lethe.it;
 
+import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
+import java.nio.file.Files;
+import java.util.function.UnaryOperator;
 import dev.lethe.store.core.conformance.StoreConformance;
 import dev.lethe.store.core.testing.MutableClock;
 import java.nio.file.Path;
@@ -30,6 +33,12 @@ class RemoteStoreOnFileConformanceTest {
     }
   }
 
+  /** Edits the record file on the server's disk by hand; the client sees it through the routes. */
+  static void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+    Path file = pool.storeDir(s).resolve(k.namespace()).resolve(k.collection()).resolve(k.id() + ".json");
+    Files.writeString(file, edit.apply(Files.readString(file)));
+  }
+
   @BeforeEach
   void emptyTheServers() throws Exception {
     pool.beginTest();
@@ -46,6 +55,16 @@ class RemoteStoreOnFileConformanceTest {
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
       return pool.open(ancestorCap);
     }
+
+    @Override
+    protected boolean canTamper() {
+      return true;
+    }
+
+    @Override
+    protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+      RemoteStoreOnFileConformanceTest.tamper(s, k, edit);
+    }
   }
 
   @Nested
@@ -58,6 +77,16 @@ class RemoteStoreOnFileConformanceTest {
     @Override
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
       return pool.open(ancestorCap);
+    }
+
+    @Override
+    protected boolean canTamper() {
+      return true;
+    }
+
+    @Override
+    protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+      RemoteStoreOnFileConformanceTest.tamper(s, k, edit);
     }
   }
 }

@@ -116,6 +116,30 @@ class StoreCliRemoteTest {
   }
 
   @Test
+  void aRecordEditedByHandOnTheServerIsNeverServedNorSyncedAndGetExits1NamingIt() throws Exception {
+    String[] key = {"--namespace", "hand", "--collection", "c", "--id", "r"};
+    Run put = run(concat(new String[] {"store", "put", "--store", server, "--body-file", bodyFile("v1").toString()}, key));
+    assertThat(put.code()).as(put.err()).isZero();
+    assertThat(run("store", "put", "--store", server, "--namespace", "hand", "--collection", "c", "--id", "s",
+        "--body-file", bodyFile("fine").toString()).code()).isZero();
+    Path file = work.resolve("open").resolve("store").resolve("hand").resolve("c").resolve("r.json");
+    Files.writeString(file, Files.readString(file).replace("\"text\" : \"v1\"", "\"text\" : \"v2\""));
+    Run get = run(concat(new String[] {"store", "get", "--store", server}, key));
+    assertThat(get.code()).isEqualTo(1);
+    assertThat(get.err().lines().toList()).singleElement().asString()
+        .contains("Corrupt record hand/c/r").contains(server).contains(file.getFileName().toString())
+        .contains("does not match");
+    String laptop = "file:" + work.resolve("laptop-hand");
+    Run sync = run("store", "sync", "--store", laptop, "--peer", server, "--namespace", "hand");
+    assertThat(sync.code()).isEqualTo(1);
+    assertThat(sync.out()).contains("copied: 1\n").contains("corrupt: 1\n").contains("converged: no\n");
+    assertThat(sync.err().lines().toList()).singleElement().asString().startsWith("corrupt: hand/c/r: ");
+    assertThat(Files.exists(work.resolve("laptop-hand").resolve("hand/c/r.json"))).isFalse();
+    assertThat(Files.exists(work.resolve("laptop-hand").resolve("hand/c/s.json"))).isTrue();
+    assertThat(Files.readString(file)).contains("v2");
+  }
+
+  @Test
   void aLaptopSyncsWithTheServerAndADeleteTravelsBothWays() throws Exception {
     String laptop = "file:" + work.resolve("laptop");
     String[] mine = {"--namespace", "sync", "--collection", "notes", "--id", "mine"};

@@ -40,6 +40,7 @@ final class StoreServerPool implements AutoCloseable {
   private final Path clockFile;
   private final List<Server> servers = new ArrayList<>();
   private final List<Server> inUse = new ArrayList<>();
+  private final Map<Store, Server> opened = new java.util.IdentityHashMap<>();
 
   StoreServerPool(Backend backend, Path work) throws IOException {
     this.backend = backend;
@@ -64,6 +65,7 @@ final class StoreServerPool implements AutoCloseable {
       wipe(s);
     }
     inUse.clear();
+    opened.clear();
   }
 
   /** A store on a server with this cap that no store opened in this test uses yet. */
@@ -74,7 +76,20 @@ final class StoreServerPool implements AutoCloseable {
       servers.add(server);
     }
     inUse.add(server);
-    return RemoteStore.open("http://127.0.0.1:" + server.process().port(), Optional.empty());
+    Store store = RemoteStore.open("http://127.0.0.1:" + server.process().port(), Optional.empty());
+    opened.put(store, server);
+    return store;
+  }
+
+  /**
+   * The directory of the {@code file:} store behind a store {@link #open} returned, for a test
+   * that edits a record file by hand.
+   */
+  Path storeDir(Store store) {
+    if (backend != Backend.FILE) {
+      throw new IllegalStateException("the servers of this pool keep their records in a database");
+    }
+    return opened.get(store).dataDir().resolve("store");
   }
 
   private Server start(int cap) throws Exception {

@@ -35,10 +35,12 @@ import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFileLoader;
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
 import dev.lethe.server.iceberg.AccessCheck;
 import dev.lethe.server.iceberg.AuthorizerAccessCheck;
@@ -49,11 +51,11 @@ import dev.lethe.server.iceberg.TableDrops;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.UriCompliance;
@@ -81,8 +83,18 @@ public final class LetheServer implements AutoCloseable {
    * leave it alone (management routes write {@code {code, type, message}}).
    */
   public static final String ERROR_WRITTEN = "lethe.error-written";
-  /** How long {@link #close()} waits for requests in flight, in ms. */
-  static final long STOP_TIMEOUT_MS = 30_000;
+  /**
+   * Jetty's own stop timeout, in ms: the last step of {@link #close()}, after its bounded wait for
+   * requests in flight (docs/design/0410-operations.md §4), so only a request stuck outside the
+   * database can still be running then.
+   */
+  static final long JETTY_STOP_TIMEOUT_MS = 5_000;
+  /**
+   * How long {@link #close()} waits, after cancelling the database statements of requests that
+   * outlived the shutdown timeout, for them to be answered 503, in ms (and as long again after
+   * closing the pools under any still running).
+   */
+  static final long ABORT_GRACE_MS = 5_000;
 
   private final Javalin app;
   private final CatalogDatabase database;
@@ -92,10 +104,15 @@ public final class LetheServer implements AutoCloseable {
   private final SoftDeleteExpiry expiry;
   private final DeletePool deletes;
   private final Store store;
+  private final ShutdownGate gate;
+  private final long shutdownTimeoutMs;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
-      SoftDeleteExpiry expiry, DeletePool deletes, Store store) {
+      SoftDeleteExpiry expiry, DeletePool deletes, Store store, ShutdownGate gate, long shutdownTimeoutMs) {
     this.app = app;
+    this.gate = gate;
+    this.shutdownTimeoutMs = shutdownTimeoutMs;
     this.store = store;
     this.deletes = deletes;
     this.purge = purge;
@@ -149,7 +166,8 @@ public final class LetheServer implements AutoCloseable {
    */
   public static LetheServer start(ServerConfig config, AccessCheck access) {
     Clock clock = Clock.systemUTC();
-    createDirectories(config.dataDir());
+    // before anything is opened or logged: a path the server cannot write stops start-up (docs/design/0410-operations.md §3)
+    WritablePaths.check(config);
     CatalogDatabase database = CatalogDatabase.open(new DatabaseSettings(
         config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()));
     AsyncPurgeSettings purgeSettings;
@@ -170,6 +188,7 @@ public final class LetheServer implements AutoCloseable {
     AsyncPurgeService purge = null;
     SoftDeleteExpiry expiry = null;
     Store store = null;
+    ShutdownGate gate;
     StoreSettings storeSettings;
     try {
       storeSettings = StoreConfig.settings(config.properties(), config.dataDir());
@@ -205,6 +224,10 @@ public final class LetheServer implements AutoCloseable {
             + ", " + ConfigKeys.ALLOWED_LOCATIONS + " or " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY
             + "): " + e.getMessage());
       }
+      // the warehouse main really has (set on its first start), when it is local
+      WritablePaths.localWarehouse(catalogs.catalog(DEFAULT_CATALOG).map(c -> c.row().warehouse()).orElse(""))
+          .ifPresent(dir -> WritablePaths.probe(new WritablePaths.Target(
+              "warehouse of catalog " + DEFAULT_CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
       // rows older than location claims get theirs before the first request (docs/design/0002)
       new ClaimBackfill(database, new FileIOFactory(), clock).run();
       IcebergJson json = new IcebergJson();
@@ -245,6 +268,10 @@ public final class LetheServer implements AutoCloseable {
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
       SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops);
       StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access));
+      AccessCheck metricsAccess = access;
+      GracefulHandler graceful = new GracefulHandler();
+      gate = new ShutdownGate(graceful::getCurrentRequestCount);
+      ShutdownGate stopGate = gate;
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -253,20 +280,37 @@ public final class LetheServer implements AutoCloseable {
         // errors Jetty answers itself (unparsable URI, URI or headers too long) are JSON too
         c.jetty.modifyServer(server -> {
           server.setErrorHandler(new JsonErrorHandler(json));
-          // stop() lets requests in flight finish (up to the timeout) before the pool closes
-          server.setHandler(new org.eclipse.jetty.server.handler.GracefulHandler());
-          server.setStopTimeout(STOP_TIMEOUT_MS);
+          // counts requests in flight for close(); Jetty's own stop comes last and is short
+          server.setHandler(graceful);
+          server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
         });
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
+        c.routes.before(stopGate::filter);
+        // two credentials are 400 on every route, before any route reads one (docs/design/0410-operations.md §1)
+        c.routes.before(AuthorizationHeader::of);
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
         iceberg.register(c.routes);
         cleanups.register(c.routes);
         softDeleteRoutes.register(c.routes);
         storeRoutes.register(c.routes);
-        c.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
+        c.routes.get("/metrics", ctx -> {
+          if (!metricsPublic) {
+            metricsAccess.checkMetrics(AuthorizationHeader.of(ctx));
+          }
+          ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+        });
         c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
         c.routes.exception(Exception.class, (e, ctx) -> {
           int status = IcebergErrors.statusOf(e);
+          if (ShutdownGate.status(ShutdownGate.stopping(ctx), status) != status) {
+            // the stop cancelled this request's database work: not a bug, no stack trace
+            LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());
+            ctx.header("Connection", "close");
+            writeError(ctx, json, 503, null, ShutdownGate.MESSAGE);
+            return;
+          }
           if (status == 500) {
             LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
           }
@@ -297,19 +341,12 @@ public final class LetheServer implements AutoCloseable {
       database.close();
       throw e;
     }
-    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes, store);
+    LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes, store, gate,
+        OperationsConfig.shutdownTimeoutMs(config.properties()));
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), storeSettings.redactedUri(),
         storeSettings.ancestorCap());
     return server;
-  }
-
-  private static void createDirectories(Path dir) {
-    try {
-      Files.createDirectories(dir);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot create data directory " + dir, e);
-    }
   }
 
   private static void rejectOversizedBody(Context ctx, long max) {
@@ -326,6 +363,7 @@ public final class LetheServer implements AutoCloseable {
         case 404 -> "NotFoundException";
         case 405 -> "MethodNotAllowed";
         case 413 -> "RequestTooLarge";
+        case 503 -> "ServiceUnavailableException";
         default -> status >= 500 ? "InternalServerError" : "BadRequestException";
       };
       String text = message == null || message.isEmpty() ? "HTTP " + status : message;
@@ -392,13 +430,58 @@ public final class LetheServer implements AutoCloseable {
   }
 
   /**
-   * Stops HTTP (new connections are refused; requests in flight finish, up to 30 s), then closes
-   * the catalogs' FileIO and the database pool (which closes H2).
+   * Stops the server (docs/design/0410-operations.md §4): from now on every new request is answered
+   * 503; requests in flight get up to {@code lethe.server.shutdown-timeout-ms} to finish; the
+   * database statements of those still running are then cancelled ({@link
+   * CatalogDatabase#interrupt()}), so that they are answered 503, within {@value #ABORT_GRACE_MS} ms
+   * more (failing that the database and a {@code jdbc:} store are closed under them, for as long
+   * again); then HTTP stops and the background work, the catalogs' FileIO, the store and the
+   * database pool (which closes H2) are closed. Idempotent; logs one warning line per stage that
+   * found requests still running.
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      gate.close();
+      drain();
+    } finally {
+      stopAll();
+    }
+  }
+
+  private void drain() {
+    try {
+      if (gate.awaitIdle(shutdownTimeoutMs)) {
+        return;
+      }
+      LOG.warn("{} request(s) still running {} ms after the stop began ({}); cancelling their database statements so"
+          + " they are answered 503", gate.inFlight(), shutdownTimeoutMs, ConfigKeys.SHUTDOWN_TIMEOUT_MS);
+      database.interrupt();
+      if (gate.awaitIdle(ABORT_GRACE_MS)) {
+        return;
+      }
+      // stuck elsewhere (a jdbc: store, a connection that ignores the cancel): close the pools under them
+      LOG.warn("{} request(s) still running {} ms later; closing the database and the store under them",
+          gate.inFlight(), ABORT_GRACE_MS);
+      database.close();
+      closeStore(store);
+      if (!gate.awaitIdle(ABORT_GRACE_MS)) {
+        LOG.warn("{} request(s) still running; stopping HTTP under them", gate.inFlight());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void stopAll() {
     try {
       app.stop();
+    } catch (RuntimeException e) {
+      // Jetty stopped everything but some connection did not close within its timeout: nothing left to wait for
+      LOG.warn("HTTP stopped; a connection was still open after {} ms", JETTY_STOP_TIMEOUT_MS);
     } finally {
       try {
         if (expiry != null) {

@@ -6,6 +6,7 @@ import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.tombstone.Tombstones;
 import dev.lethe.store.fs.Durability;
 import dev.lethe.store.fs.FsStore;
@@ -36,7 +37,7 @@ final class Fill {
     for (int i = 0; i < n; i++) {
       RecordKey key = new RecordKey("bench", "c" + (i % 100), "r" + i);
       Body body = Body.Inline.text("record " + i + " " + "x".repeat(100));
-      Revision rev = new Revision(1, body.contentHash());
+      Revision rev = RevisionHash.revision(1, Kind.DOCUMENT, body);
       Record r = new Record(key, Kind.DOCUMENT, rev, null, List.of(), body,
           new Meta("bench", null, old, old, null), null, null, List.of());
       filler.putRaw(i % tombstoneEvery == 0 ? Tombstones.of(r, Optional.empty(), old, 32) : r,

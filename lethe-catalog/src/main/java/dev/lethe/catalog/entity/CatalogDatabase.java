@@ -1,5 +1,13 @@
 package dev.lethe.catalog.entity;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.statement.StatementContext;
+import org.jdbi.v3.core.statement.StatementCustomizer;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
@@ -30,12 +38,27 @@ public final class CatalogDatabase implements AutoCloseable {
   private final DatabaseVendor vendor;
   private final Jdbi jdbi;
   private final Jdbi background;
+  /** Statements executing now, so that {@link #interrupt()} can cancel them. */
+  private final Set<Statement> running = ConcurrentHashMap.newKeySet();
+  private volatile boolean interrupted;
 
   private CatalogDatabase(HikariDataSource dataSource, DatabaseVendor vendor) {
     this.dataSource = dataSource;
     this.vendor = vendor;
     this.jdbi = Jdbi.create(dataSource);
     this.background = Jdbi.create(dataSource);
+    StatementCustomizer tracked = new StatementCustomizer() {
+      @Override
+      public void beforeExecution(PreparedStatement statement, StatementContext context) throws SQLException {
+        if (interrupted) {
+          throw new SQLException("Cannot run a statement: the catalog database is closing", "57P01");
+        }
+        running.add(statement);
+        context.addCleanable(() -> running.remove(statement));
+      }
+    };
+    jdbi.addCustomizer(tracked);
+    background.addCustomizer(tracked);
     if (vendor == DatabaseVendor.H2) {
       jdbi.setHandleCallbackDecorator(new CheckpointAfterCallback());
     }
@@ -144,6 +167,33 @@ public final class CatalogDatabase implements AutoCloseable {
    */
   public Jdbi background() {
     return background;
+  }
+
+  /**
+   * Ends the database work of requests still running when the server stops
+   * (docs/design/0410-operations.md §4): cancels every statement executing now (JDBC {@link
+   * Statement#cancel()}: the database aborts it, the connection stays usable) and makes every later
+   * statement fail at once. The pool stays open; {@link #close()} still closes it. Irreversible.
+   *
+   * @return how many statements were cancelled
+   */
+  public int interrupt() {
+    interrupted = true;
+    int cancelled = 0;
+    for (Statement statement : running) {
+      try {
+        statement.cancel();
+        cancelled++;
+      } catch (SQLException finishedMeanwhile) {
+        // closed between the snapshot and the cancel: nothing left to end
+      }
+    }
+    return cancelled;
+  }
+
+  /** How many catalog statements are executing now (for the stop's log line and tests). */
+  public int runningStatements() {
+    return running.size();
   }
 
   /** The database family, chosen from the JDBC URL. */

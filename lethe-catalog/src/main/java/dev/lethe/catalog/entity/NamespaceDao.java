@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 
 /** SQL of table {@code lethe_namespace}. */
 public final class NamespaceDao {
@@ -56,6 +57,26 @@ public final class NamespaceDao {
         .bind("p", parentName)
         .map((rs, ctx) -> map(rs))
         .list();
+  }
+
+  /**
+   * One page of the direct children of a parent, by name (keyset: docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param parentName stored name of the parent, {@code ""} for the top level
+   * @param after stored name of the previous page's last child, or null for the first page
+   * @param size the page size, at least 1
+   */
+  public KeysetPage<NamespaceRow> listChildrenPage(String catalogId, String parentName, String after, int size) {
+    Query q = handle
+        .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND parent_name = :p"
+            + (after == null ? "" : " AND name > :after") + " ORDER BY name LIMIT :n")
+        .bind("c", catalogId)
+        .bind("p", parentName)
+        .bind("n", KeysetPage.fetchSize(size));
+    if (after != null) {
+      q.bind("after", after);
+    }
+    return KeysetPage.cut(q.map((rs, ctx) -> map(rs)).list(), size, NamespaceRow::name);
   }
 
   /**

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * SQL of table {@code lethe_table}.
@@ -53,6 +54,25 @@ public final class TableDao {
         .bind("ns", namespaceId)
         .mapTo(String.class)
         .list();
+  }
+
+  /**
+   * One page of the names of the live tables of a namespace, sorted (keyset:
+   * docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param after the previous page's last name, or null for the first page
+   * @param size the page size, at least 1
+   */
+  public KeysetPage<String> listLiveNamesPage(String namespaceId, String after, int size) {
+    Query q = handle
+        .createQuery("SELECT name FROM lethe_table WHERE namespace_id = :ns AND " + LIVE
+            + (after == null ? "" : " AND name > :after") + " ORDER BY name LIMIT :n")
+        .bind("ns", namespaceId)
+        .bind("n", KeysetPage.fetchSize(size));
+    if (after != null) {
+      q.bind("after", after);
+    }
+    return KeysetPage.cut(q.mapTo(String.class).list(), size, name -> name);
   }
 
   /** Whether the namespace holds at least one live table. */

@@ -3,6 +3,7 @@ package dev.lethe.catalog.iceberg;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.ColumnLimits;
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.NamespaceRow;
@@ -196,6 +197,19 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
           .map(name -> TableIdentifier.of(namespace, name))
           .toList();
     });
+  }
+
+  /**
+   * One page of the live tables of a namespace, by name (docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param after the previous page's last table name, or null for the first page
+   * @param size the page size, at least 1
+   * @return the page; its cursor is a table name
+   * @throws NoSuchNamespaceException if the namespace does not exist
+   */
+  public KeysetPage<TableIdentifier> listTables(Namespace namespace, String after, int size) {
+    return jdbi.withHandle(h -> new TableDao(h).listLiveNamesPage(requireNamespace(h, namespace).namespaceId(), after, size))
+        .map(name -> TableIdentifier.of(namespace, name));
   }
 
   @Override
@@ -462,6 +476,19 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   /**
+   * One page of the views of a namespace, by name (docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param after the previous page's last view name, or null for the first page
+   * @param size the page size, at least 1
+   * @return the page; its cursor is a view name
+   * @throws NoSuchNamespaceException if the namespace does not exist
+   */
+  public KeysetPage<TableIdentifier> listViews(Namespace namespace, String after, int size) {
+    return jdbi.withHandle(h -> new ViewDao(h).listNamesPage(requireNamespace(h, namespace).namespaceId(), after, size))
+        .map(name -> TableIdentifier.of(namespace, name));
+  }
+
+  /**
    * Removes a view's entry and its location claim; its metadata files stay. Returns false if there
    * was no such view.
    */
@@ -551,6 +578,33 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
           .map(row -> NamespaceNames.decode(row.name()))
           .toList();
     });
+  }
+
+  /**
+   * One page of the direct children of {@code parent}, by stored name
+   * (docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param parent the parent, {@link Namespace#empty()} for the top level
+   * @param after the previous page's last child, or null for the first page; a child of {@code parent}
+   * @param size the page size, at least 1
+   * @return the page; its cursor is the last child's last level
+   * @throws NoSuchNamespaceException if {@code parent} is not empty and does not exist
+   */
+  public KeysetPage<Namespace> listNamespaces(Namespace parent, String after, int size) {
+    String parentName = NamespaceNames.encode(parent);
+    String afterName = after == null ? null : parent.isEmpty() ? after : parentName + NamespaceNames.SEPARATOR + after;
+    KeysetPage<Namespace> page = jdbi.withHandle(h -> {
+      if (!parent.isEmpty()) {
+        requireNamespace(h, parent);
+      }
+      return new NamespaceDao(h).listChildrenPage(catalog.catalogId(), parentName, afterName, size)
+          .map(row -> NamespaceNames.decode(row.name()));
+    });
+    // the cursor handed out is the child's own level: the parent is the listing's scope, not its key
+    return new KeysetPage<>(page.items(), page.next().map(name -> {
+      Namespace last = NamespaceNames.decode(name);
+      return last.level(last.length() - 1);
+    }));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.entity.KeysetPage;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.EnumMap;
@@ -106,14 +107,28 @@ public final class CleanupJobDao {
   }
 
   /**
-   * Jobs of a catalog, newest first, optionally filtered.
+   * The newest jobs of a catalog, newest first, optionally filtered: the first page of {@link
+   * #list(String, String, String, CleanupJobState, Long, int)}.
+   *
+   * @param limit most rows returned, at least 1
+   */
+  public List<CleanupJob> list(String catalogId, String namespace, String objectName, CleanupJobState state, int limit) {
+    return list(catalogId, namespace, objectName, state, null, limit).items();
+  }
+
+  /**
+   * One page of the jobs of a catalog, newest first (job id descending: ids grow with every insert),
+   * optionally filtered; keyset on the job id (docs/design/0403-keyset-catalog-listings.md).
    *
    * @param namespace levels joined by U+001F, or null for any
    * @param objectName exact name, or null for any
    * @param state or null for any
-   * @param limit most rows returned, at least 1
+   * @param before the previous page's last job id (this page holds older jobs), or null for the first page
+   * @param size the page size, at least 1
+   * @return the page; its cursor is a job id in decimal
    */
-  public List<CleanupJob> list(String catalogId, String namespace, String objectName, CleanupJobState state, int limit) {
+  public KeysetPage<CleanupJob> list(String catalogId, String namespace, String objectName, CleanupJobState state,
+      Long before, int size) {
     StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE catalog_id = :c");
     if (namespace != null) {
       sql.append(" AND namespace = :ns");
@@ -124,8 +139,11 @@ public final class CleanupJobDao {
     if (state != null) {
       sql.append(" AND state = :state");
     }
-    sql.append(" ORDER BY job_id DESC");
-    Query q = handle.createQuery(sql.toString()).bind("c", catalogId);
+    if (before != null) {
+      sql.append(" AND job_id < :before");
+    }
+    sql.append(" ORDER BY job_id DESC LIMIT :n");
+    Query q = handle.createQuery(sql.toString()).bind("c", catalogId).bind("n", KeysetPage.fetchSize(size));
     if (namespace != null) {
       q.bind("ns", namespace);
     }
@@ -135,8 +153,10 @@ public final class CleanupJobDao {
     if (state != null) {
       q.bind("state", state.name());
     }
-    q.setMaxRows(limit);
-    return q.map((rs, ctx) -> map(rs)).list();
+    if (before != null) {
+      q.bind("before", before.longValue());
+    }
+    return KeysetPage.cut(q.map((rs, ctx) -> map(rs)).list(), size, job -> Long.toString(job.jobId()));
   }
 
   /**

@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import dev.lethe.catalog.entity.KeysetPage;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
@@ -140,6 +141,24 @@ public final class DeletionDao {
         .bind("ns", namespaceId)
         .map((rs, ctx) -> mapRetained(rs))
         .list();
+  }
+
+  /**
+   * One page of the retained tables of a namespace, by name (keyset:
+   * docs/design/0403-keyset-catalog-listings.md); a namespace holds at most one retained row per name.
+   *
+   * @param after the previous page's last table name, or null for the first page
+   * @param size the page size, at least 1
+   */
+  public KeysetPage<RetainedDeletion> listRetainedPage(String namespaceId, String after, int size) {
+    Query q = handle.createQuery(RETAINED + "WHERE t.namespace_id = :ns" + (after == null ? "" : " AND t.name > :after")
+            + " ORDER BY t.name LIMIT :n")
+        .bind("ns", namespaceId)
+        .bind("n", KeysetPage.fetchSize(size));
+    if (after != null) {
+      q.bind("after", after);
+    }
+    return KeysetPage.cut(q.map((rs, ctx) -> mapRetained(rs)).list(), size, RetainedDeletion::tableName);
   }
 
   /** The retained table of that name in the namespace, if any, with its job state. */

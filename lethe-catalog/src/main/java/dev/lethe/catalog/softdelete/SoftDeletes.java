@@ -3,6 +3,7 @@ package dev.lethe.catalog.softdelete;
 import dev.lethe.catalog.entity.CatalogDao;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.NamespaceRow;
@@ -154,6 +155,24 @@ public final class SoftDeletes {
           .toList());
     });
     return listed.map(l -> withFileCheck(catalog, l));
+  }
+
+  /**
+   * One page of the retained tables of a namespace, by name, with recoverability at the database's
+   * now (docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param after the previous page's last table name, or null for the first page
+   * @param size the page size, at least 1
+   * @return empty if the namespace does not exist; the page's cursor is a table name
+   */
+  public Optional<KeysetPage<DeletedTable>> list(CatalogRow catalog, Namespace namespace, String after, int size) {
+    Optional<KeysetPage<Listed>> listed = database.jdbi().withHandle(h -> {
+      long now = clock.millis(h);
+      TableDao tables = new TableDao(h);
+      return namespace(h, catalog, namespace).map(ns -> new DeletionDao(h).listRetainedPage(ns.namespaceId(), after, size)
+          .map(r -> listed(tables, r, now)));
+    });
+    return listed.map(page -> new KeysetPage<>(withFileCheck(catalog, page.items()), page.next()));
   }
 
   /** The retained table of that name, if any (empty also when the namespace does not exist). */

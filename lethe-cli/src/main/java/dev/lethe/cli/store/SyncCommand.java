@@ -4,6 +4,7 @@ import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.sync.Sync;
 import dev.lethe.store.core.sync.SyncConflict;
+import dev.lethe.store.core.sync.SyncCorrupt;
 import dev.lethe.store.core.sync.SyncOptions;
 import dev.lethe.store.core.sync.SyncReport;
 import java.io.PrintWriter;
@@ -15,7 +16,10 @@ import picocli.CommandLine.Option;
     description = {"Sync --store and --peer both ways through the replication surface.",
         "Prints copied, fast-forwarded, merged, conflicts and converged;",
         "one 'conflict: ns/col/id: reason' line per conflict on stderr;",
-        "exits 3 when conflicts remain (neither side was written for them)."},
+        "exits 3 when conflicts remain (neither side was written for them).",
+        "A key where either side holds a corrupt record (its revision does not match its body)",
+        "is never copied: one 'corrupt: ns/col/id: …' line on stderr names it and where it is,",
+        "the other keys are synced, and sync exits 1."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class SyncCommand extends StoreSubcommand {
 
@@ -43,10 +47,18 @@ final class SyncCommand extends StoreSubcommand {
     out.println("fast-forwarded: " + report.fastForwarded());
     out.println("merged: " + report.merged());
     out.println("conflicts: " + report.conflicts().size());
+    if (!report.corrupt().isEmpty()) {
+      out.println("corrupt: " + report.corrupt().size());
+    }
     out.println("converged: " + (report.converged() ? "yes" : "no"));
     for (SyncConflict c : report.conflicts()) {
       err.println("conflict: " + c.key() + ": " + c.reason());
     }
-    return report.conflicts().isEmpty() ? ExitCode.OK : ExitCode.CONFLICT;
+    for (SyncCorrupt c : report.corrupt()) {
+      err.println("corrupt: " + c.key() + ": " + c.message());
+    }
+    // A corrupt record is an error the operator must repair; it outranks conflicts.
+    return !report.corrupt().isEmpty() ? ExitCode.ERROR
+        : report.conflicts().isEmpty() ? ExitCode.OK : ExitCode.CONFLICT;
   }
 }

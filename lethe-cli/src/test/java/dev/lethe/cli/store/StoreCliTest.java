@@ -510,6 +510,118 @@ class StoreCliTest {
     assertThat(new FsStore(peer, 32, Clock.systemUTC()).getRaw(key)).isEmpty();
   }
 
+  // ---- records that prove their content (docs/design/0108-records-that-prove-their-content.md)
+
+  /** Changes the body text of {@code k}'s record file from {@code from} to {@code to}, by hand. */
+  private void editBodyByHand(FsStore s, RecordKey k, String from, String to) throws Exception {
+    Path file = s.pathOf(k);
+    String json = Files.readString(file);
+    assertThat(json).contains("\"text\" : \"" + from + "\"");
+    Files.writeString(file, json.replace("\"text\" : \"" + from + "\"", "\"text\" : \"" + to + "\""));
+  }
+
+  @Test
+  void getOfARecordWhoseBodyWasEditedByHandExits1WithOneLineNamingTheKeyAndTheFile() throws Exception {
+    put(key, "v1");
+    RecordKey other = new RecordKey("ns", "col", "other");
+    put(other, "fine");
+    editBodyByHand(fs, key, "v1", "v2");
+    for (String[] args : List.of(keyArgs("get"), keyArgs("get", "--raw"), args("list"), args("list", "--raw"),
+        keyArgs("delete"))) {
+      Run run = run(args);
+      assertThat(run.code()).as(String.join(" ", args)).isEqualTo(1);
+      assertThat(run.errLines()).as(String.join(" ", args)).singleElement().asString()
+          .contains("Corrupt record ns/col/rec").contains(fs.pathOf(key).toString()).contains("does not match");
+    }
+    assertThat(Files.readString(fs.pathOf(key))).contains("v2");
+    Run get = run(args("get", "--namespace", "ns", "--collection", "col", "--id", "other"));
+    assertThat(get.code()).isZero();
+  }
+
+  @Test
+  void syncNeverCopiesARecordEditedByHandNamesItExits1AndSyncsTheOtherKeys() throws Exception {
+    Path peerDir = Files.createTempDirectory(dir.getParent(), "peer");
+    FsStore peer = new FsStore(peerDir, 32, Clock.systemUTC());
+    RecordKey first = new RecordKey("ns", "col", "a");
+    RecordKey last = new RecordKey("ns", "col", "z");
+    put(first, "a");
+    put(key, "v1");
+    put(last, "z");
+    editBodyByHand(fs, key, "v1", "v2");
+    Run run = run(args("sync", "--peer", "file:" + peerDir));
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.out()).isEqualTo("copied: 2\nfast-forwarded: 0\nmerged: 0\nconflicts: 0\ncorrupt: 1\nconverged: no\n");
+    assertThat(run.errLines()).singleElement().asString().startsWith("corrupt: ns/col/rec: ")
+        .contains(fs.pathOf(key).toString());
+    assertThat(peer.getRaw(key)).isEmpty();
+    assertThat(peer.pathOf(key)).doesNotExist();
+    assertThat(peer.get(first)).isPresent();
+    assertThat(peer.get(last)).isPresent();
+    // the other direction does not overwrite the damaged file with the peer's copy either
+    Run back = run("store", "sync", "--store", "file:" + peerDir, "--peer", store);
+    assertThat(back.code()).isEqualTo(1);
+    assertThat(Files.readString(fs.pathOf(key))).contains("v2");
+  }
+
+  @Test
+  void aLiveRecordWhoseBodyIsTheTombstoneStringAgainstADeleteIsAConflictNotConvergence() throws Exception {
+    Path peerDir = Files.createTempDirectory(dir.getParent(), "peer");
+    FsStore peer = new FsStore(peerDir, 32, Clock.systemUTC());
+    Record r = put(key, "v1");
+    peer.putRaw(r, Optional.empty());
+    assertThat(run(keyArgs("delete")).code()).isZero();
+    Run edit = run("store", "put", "--store", "file:" + peerDir, "--namespace", "ns", "--collection", "col",
+        "--id", "rec", "--body-file", bodyFile(Tombstones.DOMAIN).toString(), "--expected", RevisionJson.format(r.revision()));
+    assertThat(edit.code()).isZero();
+    Run run = run(args("sync", "--peer", "file:" + peerDir));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.out()).contains("conflicts: 1\nconverged: no\n");
+    assertThat(run.err()).startsWith("conflict: ns/col/rec: deleted at");
+    assertThat(fs.getRaw(key).orElseThrow().isTombstone()).isTrue();
+    assertThat(peer.get(key)).isPresent();
+    assertThat(run(args("sync", "--peer", "file:" + peerDir)).code()).isEqualTo(3);
+  }
+
+  @Test
+  void aRecordFileOfFormatOneIsStillReadAndAHandEditOfItIsCaught() throws Exception {
+    Path file = fs.pathOf(key);
+    Files.createDirectories(file.getParent());
+    String v1 = """
+        {
+          "format" : 1,
+          "key" : "ns/col/rec",
+          "kind" : "document",
+          "revision" : {
+            "counter" : 1,
+            "hash" : "%s"
+          },
+          "parent" : null,
+          "ancestors" : [ ],
+          "body" : {
+            "text" : "buy milk"
+          },
+          "meta" : {
+            "author" : "lethe-cli",
+            "origin" : null,
+            "created" : 1767225600000,
+            "updated" : 1767225600000,
+            "labels" : { }
+          },
+          "deletedAt" : null,
+          "deletedBlob" : null,
+          "links" : [ ]
+        }
+        """.formatted(dev.lethe.store.core.ContentHash.ofUtf8("buy milk"));
+    Files.writeString(file, v1);
+    Run get = run(keyArgs("get"));
+    assertThat(get.code()).isZero();
+    assertThat(get.out()).isEqualTo(v1);
+    editBodyByHand(fs, key, "buy milk", "buy gin");
+    Run edited = run(keyArgs("get"));
+    assertThat(edited.code()).isEqualTo(1);
+    assertThat(edited.errLines()).singleElement().asString().contains("ns/col/rec").contains(file.toString());
+  }
+
   @Test
   void syncNeedsAPeer() {
     Run run = run(args("sync"));

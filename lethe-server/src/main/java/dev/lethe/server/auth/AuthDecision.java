@@ -6,7 +6,7 @@ import java.util.Objects;
  * The outcome of an authorization check (issue 2 item 7). Callers switch over it:
  *
  * <pre>{@code
- * switch (authorizer.authorize(ctx.header("Authorization"), catalog, Access.WRITE)) {
+ * switch (authorizer.authorize(AuthorizationHeader.of(ctx), catalog, Access.WRITE)) {
  *   case AuthDecision.Allowed a -> handle(a.principal());
  *   case AuthDecision.Unauthenticated u -> respond(u.httpStatus(), u.reason()); // 401
  *   case AuthDecision.Forbidden f -> respond(f.httpStatus(), f.reason());       // 403

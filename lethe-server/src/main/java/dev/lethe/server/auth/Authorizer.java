@@ -138,6 +138,24 @@ public final class Authorizer {
     return identity;
   }
 
+  /**
+   * Decides whether the caller may scrape {@code GET /metrics} (docs/design/0410-operations.md §2):
+   * any principal with a read grant on something, a catalog in {@code read} or {@code write} or a
+   * store namespace in {@code store.read}. A principal with only {@code store.write} has none.
+   *
+   * @param authorizationHeader the raw {@code Authorization} header value, null when absent
+   * @return {@link AuthDecision.Allowed}, {@link AuthDecision.Unauthenticated} (401) or {@link
+   *     AuthDecision.Forbidden} (403)
+   */
+  public AuthDecision authorizeMetrics(String authorizationHeader) {
+    AuthDecision identity = authenticate(authorizationHeader);
+    if (identity instanceof AuthDecision.Allowed allowed && !allowed.principal().readsAnything()) {
+      return new AuthDecision.Forbidden(allowed.principal(), "Principal '" + allowed.principal().name()
+          + "' may not read metrics: that needs a read grant on a catalog or a store namespace");
+    }
+    return identity;
+  }
+
   /** Whether {@code principal} is an admin: {@code "*"} in both its read and its write list. */
   public static boolean isAdmin(Principal principal) {
     return principal.isAdmin();

@@ -69,6 +69,14 @@ public record Principal(
     return readCatalogs.contains(ANY_CATALOG) && writeCatalogs.contains(ANY_CATALOG);
   }
 
+  /**
+   * Whether the principal may read something: a catalog in {@code read} or {@code write} (write
+   * implies read) or a store namespace in {@code store.read}. Decides access to {@code /metrics}.
+   */
+  public boolean readsAnything() {
+    return !readCatalogs.isEmpty() || !writeCatalogs.isEmpty() || !storeRead.isEmpty();
+  }
+
   /** A store admin has {@code "*"} in both {@code store.read} and {@code store.write}. */
   public boolean isStoreAdmin() {
     return storeRead.contains(ANY_CATALOG) && storeWrite.contains(ANY_CATALOG);

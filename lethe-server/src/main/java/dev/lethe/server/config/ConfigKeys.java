@@ -35,6 +35,16 @@ public final class ConfigKeys {
   public static final String MAX_REQUEST_BYTES = "lethe.http.max-request-bytes";
   /** Principals file; default none (auth off). */
   public static final String AUTH_FILE = "lethe.auth.file";
+  /**
+   * Whether {@code GET /metrics} answers without a token when auth is on (true/false); default
+   * false: a bearer token with a read grant is needed (docs/auth.md "Operational routes").
+   */
+  public static final String METRICS_PUBLIC = "lethe.metrics.public";
+  /**
+   * Longest wait, in ms, for requests in flight when the server stops (SIGTERM); default 10000,
+   * 0..3600000. Requests still running then are answered 503 (docs/catalog.md "Stopping").
+   */
+  public static final String SHUTDOWN_TIMEOUT_MS = "lethe.server.shutdown-timeout-ms";
 
   /** Prefix of the store keys (docs/store.md "The store server"). */
   public static final String STORE = "lethe.store.";

@@ -47,7 +47,7 @@ public final class ServerConfigLoader {
   /** Sections of the key space this loader owns: a key in them that it does not know is a typo. */
   private static final List<String> OWNED_SECTIONS =
       List.of("lethe.server.", "lethe.jdbc.", "lethe.http.", "lethe.auth.", "lethe.catalog.", "lethe.data-dir.",
-          ConfigKeys.ASYNC_PURGE, "lethe.entity.", ConfigKeys.STORE);
+          "lethe.metrics.", ConfigKeys.ASYNC_PURGE, "lethe.entity.", ConfigKeys.STORE);
 
   /**
    * Rejects keys of the file that cannot be meant: outside {@code lethe.} (e.g. a YAML file without
@@ -73,7 +73,7 @@ public final class ServerConfigLoader {
     java.util.Set<String> keys = new java.util.HashSet<>(List.of(ConfigKeys.HOST, ConfigKeys.PORT,
         ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
         ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES,
-        ConfigKeys.AUTH_FILE));
+        ConfigKeys.AUTH_FILE, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
     keys.addAll(ConfigKeys.STORE_KEYS);
@@ -84,7 +84,8 @@ public final class ServerConfigLoader {
     java.util.Set<String> keys = new java.util.TreeSet<>(file.keySet());
     keys.addAll(List.of(ConfigKeys.HOST, ConfigKeys.PORT, ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL,
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
-        ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE));
+        ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE,
+        ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
     keys.addAll(ConfigKeys.STORE_KEYS);
@@ -116,6 +117,8 @@ public final class ServerConfigLoader {
     AsyncPurgeConfig.encryptionKey(values);
     SoftDeleteConfig.settings(values); // fail start-up on a bad soft deletion key
     StoreConfig.settings(values, dataDir); // and on a bad store key
+    OperationsConfig.metricsPublic(values);
+    OperationsConfig.shutdownTimeoutMs(values);
     return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);

@@ -29,6 +29,16 @@ public interface AccessCheck {
   default void checkAdmin(String authorizationHeader) {}
 
   /**
+   * Decides whether the caller may scrape {@code GET /metrics}: any principal with a read grant
+   * (docs/design/0410-operations.md §2). Throws {@link
+   * org.apache.iceberg.exceptions.NotAuthorizedException} (401) or {@link
+   * org.apache.iceberg.exceptions.ForbiddenException} (403) to refuse; allows everyone when auth is off.
+   *
+   * @param authorizationHeader the raw {@code Authorization} header, null if absent; never log it
+   */
+  default void checkMetrics(String authorizationHeader) {}
+
+  /**
    * Identifies the caller of a store route (docs/design/0105-store-grants.md): throws {@link
    * org.apache.iceberg.exceptions.NotAuthorizedException} (401) without a valid token; returns the
    * principal, or empty when auth is off. The store's grants are then decided by {@link

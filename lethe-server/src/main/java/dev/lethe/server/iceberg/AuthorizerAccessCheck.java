@@ -42,6 +42,11 @@ public final class AuthorizerAccessCheck implements AccessCheck {
   }
 
   @Override
+  public void checkMetrics(String authorizationHeader) {
+    refuse(authorizer.authorizeMetrics(authorizationHeader));
+  }
+
+  @Override
   public Optional<Principal> storeCaller(String authorizationHeader) {
     AuthDecision decision = authorizer.authenticate(authorizationHeader);
     refuse(decision);

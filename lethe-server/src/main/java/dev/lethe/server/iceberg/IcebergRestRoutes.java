@@ -1,5 +1,8 @@
 package dev.lethe.server.iceberg;
 
+import dev.lethe.catalog.entity.KeysetPage;
+import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
@@ -34,6 +37,8 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
@@ -130,10 +135,15 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.GET, p + "/namespaces", (ctx, c) -> {
       String parent = ctx.queryParam("parent");
       Namespace parentNs = parent == null || parent.isEmpty() ? Namespace.empty() : decodeNamespace(parent);
-      Optional<PageRequest> page = page(ctx);
-      ok(ctx, page.isEmpty()
-          ? CatalogHandlers.listNamespaces(c, parentNs)
-          : CatalogHandlers.listNamespaces(c, parentNs, page.get().pageToken(), page.get().pageSize()));
+      ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.NAMESPACES, c.name(), NamespaceNames.encode(parentNs));
+      Optional<PageRequest> page = page(ctx, cursor);
+      if (page.isEmpty()) {
+        ok(ctx, CatalogHandlers.listNamespaces(c, parentNs));
+        return;
+      }
+      KeysetPage<Namespace> result = c.listNamespaces(parentNs, page.get().afterOrNull(), page.get().size());
+      ok(ctx, ListNamespacesResponse.builder().addAll(builderCopy(result.items()))
+          .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
     });
     route(routes, HandlerType.POST, p + "/namespaces", (ctx, c) -> {
       CreateNamespaceRequest req = json.read(ctx.bodyAsBytes(), CreateNamespaceRequest.class);
@@ -158,10 +168,15 @@ public final class IcebergRestRoutes {
     // tables
     route(routes, HandlerType.GET, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      Optional<PageRequest> page = page(ctx);
-      ok(ctx, page.isEmpty()
-          ? CatalogHandlers.listTables(c, namespace)
-          : CatalogHandlers.listTables(c, namespace, page.get().pageToken(), page.get().pageSize()));
+      ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.TABLES, c.name(), NamespaceNames.encode(namespace));
+      Optional<PageRequest> page = page(ctx, cursor);
+      if (page.isEmpty()) {
+        ok(ctx, CatalogHandlers.listTables(c, namespace));
+        return;
+      }
+      KeysetPage<TableIdentifier> result = c.listTables(namespace, page.get().afterOrNull(), page.get().size());
+      ok(ctx, ListTablesResponse.builder().addAll(builderCopy(result.items()))
+          .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
     });
     route(routes, HandlerType.POST, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
@@ -191,7 +206,7 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
       TableDrops.Dropped dropped = drops.drop(c, tableId(ctx), TableDrops.request(ctx),
-          access.principal(ctx.header("Authorization")));
+          access.principal(AuthorizationHeader.of(ctx)));
       if (dropped.purge() != null) {
         purgeHeaders(ctx, dropped.purge());
       }
@@ -232,10 +247,15 @@ public final class IcebergRestRoutes {
     // views
     route(routes, HandlerType.GET, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      Optional<PageRequest> page = page(ctx);
-      ok(ctx, page.isEmpty()
-          ? CatalogHandlers.listViews(c, namespace)
-          : CatalogHandlers.listViews(c, namespace, page.get().pageToken(), page.get().pageSize()));
+      ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.VIEWS, c.name(), NamespaceNames.encode(namespace));
+      Optional<PageRequest> page = page(ctx, cursor);
+      if (page.isEmpty()) {
+        ok(ctx, CatalogHandlers.listViews(c, namespace));
+        return;
+      }
+      KeysetPage<TableIdentifier> result = c.listViews(namespace, page.get().afterOrNull(), page.get().size());
+      ok(ctx, ListTablesResponse.builder().addAll(builderCopy(result.items()))
+          .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
     });
     route(routes, HandlerType.POST, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
@@ -258,7 +278,7 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
       // views carry no purge flag: only an explicit header (not the catalog default) removes their files
       if (async(ctx, c, false)) {
-        asyncDrops.dropView(c.row(), viewId(ctx), access.principal(ctx.header("Authorization")));
+        asyncDrops.dropView(c.row(), viewId(ctx), access.principal(AuthorizationHeader.of(ctx)));
         ctx.status(204);
         return;
       }
@@ -290,7 +310,7 @@ public final class IcebergRestRoutes {
   private void config(Context ctx) {
     String warehouse = ctx.queryParam("warehouse");
     String name = warehouse == null || warehouse.isEmpty() ? defaultCatalog : warehouse;
-    access.check(ctx.header("Authorization"), name, false);
+    access.check(AuthorizationHeader.of(ctx), name, false);
     catalogs.catalog(name).orElseThrow(() -> new NotFoundException("Warehouse does not exist: %s", name));
     ConfigResponse.Builder config = ConfigResponse.builder()
         .withOverride("prefix", name)
@@ -329,7 +349,7 @@ public final class IcebergRestRoutes {
       // decoded as the reference server does ('+' is a space), before anything else reads them
       ctx.attribute(PARAMS, PathSegments.params(path, ctx.path()));
       String prefix = param(ctx, "prefix");
-      access.check(ctx.header("Authorization"), prefix, write);
+      access.check(AuthorizationHeader.of(ctx), prefix, write);
       LetheCatalog catalog = catalogs.catalog(prefix)
           .orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
       handler.handle(ctx, catalog);
@@ -340,8 +360,14 @@ public final class IcebergRestRoutes {
     ctx.status(200).contentType("application/json").result(json.write(response));
   }
 
-  private static Optional<PageRequest> page(Context ctx) {
-    return PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"));
+  /** The page asked for; keyset paging by the catalog, not Iceberg's offset paging in {@link CatalogHandlers}. */
+  private static Optional<PageRequest> page(Context ctx, ListingCursor cursor) {
+    return PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"), cursor);
+  }
+
+  /** A copy Iceberg's response builders accept: they ask {@code contains(null)}, which immutable lists refuse. */
+  private static <T> List<T> builderCopy(List<T> items) {
+    return new java.util.ArrayList<>(items);
   }
 
   /** Whether this drop purges asynchronously (header, else catalog default); 400 on a bad header. */

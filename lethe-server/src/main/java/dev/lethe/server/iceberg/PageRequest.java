@@ -1,15 +1,17 @@
 package dev.lethe.server.iceberg;
 
+import java.util.Optional;
+
 /**
- * The {@code pageToken} / {@code pageSize} query parameters of a list route, checked before they
- * reach Iceberg's {@code CatalogHandlers} (which reads the token as a start offset and adds the size
- * to it). Lethe's page token is the decimal offset of the first entry of the page.
+ * The {@code pageToken} / {@code pageSize} query parameters of a catalog list route, as the
+ * Iceberg REST spec has them: no parameter is the whole list; an empty token is the first page; a
+ * token is a {@link ListingCursor} this server issued as {@code next-page-token} for the same
+ * listing (docs/design/0403-keyset-catalog-listings.md).
  *
- * @param pageToken the start offset as a decimal string ({@code "0"} for the first page), never null
- * @param pageSize the most entries to return, at least 1, as a decimal string; small enough that
- *     offset + size does not overflow an {@code int}
+ * @param after the key the page starts after, empty for the first page
+ * @param size the most entries to return, at least 1
  */
-public record PageRequest(String pageToken, String pageSize) {
+public record PageRequest(Optional<String> after, int size) {
   /** Page size used when only {@code pageToken} is given. */
   public static final int DEFAULT_PAGE_SIZE = 1000;
 
@@ -18,30 +20,28 @@ public record PageRequest(String pageToken, String pageSize) {
    *
    * @param pageToken {@code pageToken} as received, or null
    * @param pageSize {@code pageSize} as received, or null
+   * @param cursor the listing and scope a token must have been issued for
    * @return empty when neither is given (the unpaginated list), otherwise the page to return
    * @throws IllegalArgumentException (HTTP 400) naming the bad parameter: a size that is not an
-   *     integer of at least 1, or a token that is not one this server handed out
+   *     integer of at least 1, or a token that is not one this server issued for this listing
    */
-  public static java.util.Optional<PageRequest> parse(String pageToken, String pageSize) {
+  public static Optional<PageRequest> parse(String pageToken, String pageSize, ListingCursor cursor) {
     boolean noToken = pageToken == null;
     boolean noSize = pageSize == null || pageSize.isEmpty();
     if (noToken && noSize) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    long start = noToken || pageToken.isEmpty() ? 0 : offset(pageToken);
-    long size = noSize ? DEFAULT_PAGE_SIZE : size(pageSize);
-    long capped = Math.min(size, Integer.MAX_VALUE - start);
-    return java.util.Optional.of(new PageRequest(Long.toString(start), Long.toString(Math.max(capped, 1))));
+    Optional<String> after = noToken || pageToken.isEmpty() ? Optional.empty() : Optional.of(cursor.after(pageToken));
+    int size = noSize ? DEFAULT_PAGE_SIZE : size(pageSize);
+    return Optional.of(new PageRequest(after, size));
   }
 
-  private static long offset(String token) {
-    if (!isDigits(token) || token.length() > 10 || Long.parseLong(token) > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("Invalid pageToken: not a token returned by this server: " + token);
-    }
-    return Long.parseLong(token);
+  /** The key to start after, or null for the first page (as the catalog's page methods take it). */
+  public String afterOrNull() {
+    return after.orElse(null);
   }
 
-  private static long size(String size) {
+  private static int size(String size) {
     String digits = size.startsWith("-") ? size.substring(1) : size;
     if (!isDigits(digits)) {
       throw new IllegalArgumentException("Invalid pageSize: not a number: " + size);
@@ -50,7 +50,7 @@ public record PageRequest(String pageToken, String pageSize) {
       throw new IllegalArgumentException("Invalid pageSize: must be at least 1: " + size);
     }
     // sizes beyond an int are allowed: the server may return fewer entries than asked for
-    return digits.length() > 10 ? Integer.MAX_VALUE : Math.min(Long.parseLong(digits), Integer.MAX_VALUE);
+    return digits.length() > 10 ? Integer.MAX_VALUE : (int) Math.min(Long.parseLong(digits), Integer.MAX_VALUE);
   }
 
   private static boolean isDigits(String s) {

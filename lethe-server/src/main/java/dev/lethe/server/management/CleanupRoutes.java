@@ -1,6 +1,8 @@
 package dev.lethe.server.management;
 
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
@@ -8,6 +10,7 @@ import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CleanupJobDao;
 import dev.lethe.catalog.purge.CleanupJobState;
 import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.iceberg.ListingCursor;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.ArrayList;
@@ -19,8 +22,9 @@ import org.apache.iceberg.catalog.Namespace;
 
 /**
  * The read-only cleanup job listing (docs/design/0201-cleanup-jobs.md §9 phase 2; docs/design/0200-catalog-architecture.md "HTTP surface"):
- * {@code GET /api/metalakes/{m}/catalogs/{c}/cleanups?namespace=&name=&state=&limit=}, newest
- * first. Rows never carry FileIO properties, credentials or metadata locations. Errors are {@code
+ * {@code GET /api/metalakes/{m}/catalogs/{c}/cleanups?namespace=&name=&state=&limit=&pageToken=}, newest
+ * first, {@code limit} (1..10000, default 1000) jobs a page; {@code nextPageToken} (null on the last
+ * page) continues below the page's last job id (docs/design/0403-keyset-catalog-listings.md). Rows never carry FileIO properties, credentials or metadata locations. Errors are {@code
  * {code, type, message}} JSON.
  */
 public final class CleanupRoutes {
@@ -46,7 +50,7 @@ public final class CleanupRoutes {
 
   private void list(Context ctx) {
     String catalogName = ctx.pathParam("catalog");
-    if (!ManagementResponses.allowed(ctx, () -> access.check(ctx.header("Authorization"), catalogName, false))) {
+    if (!ManagementResponses.allowed(ctx, () -> access.check(AuthorizationHeader.of(ctx), catalogName, false))) {
       return;
     }
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs).orElse(null);
@@ -80,15 +84,42 @@ public final class CleanupRoutes {
     String namespace = nsParam == null || nsParam.isEmpty() ? null : NamespaceNames.encode(parseNamespace(nsParam));
     String name = ctx.queryParam("name");
     String objectName = name == null || name.isEmpty() ? null : name;
+    ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.CLEANUP_JOBS, ctx.pathParam("metalake"),
+        catalog.name(), namespace == null ? "" : namespace, objectName == null ? "" : objectName,
+        state == null ? "" : state.name());
+    Long before;
+    try {
+      before = before(ctx.queryParam("pageToken"), cursor);
+    } catch (IllegalArgumentException e) {
+      error(ctx, 400, "IllegalArgumentException", e.getMessage());
+      return;
+    }
     CleanupJobState filter = state;
-    int max = limit;
-    List<CleanupJob> jobs = database.jdbi().withHandle(h ->
-        new CleanupJobDao(h).list(catalog.row().catalogId(), namespace, objectName, filter, max));
+    int size = limit;
+    KeysetPage<CleanupJob> jobs = database.jdbi().withHandle(h ->
+        new CleanupJobDao(h).list(catalog.row().catalogId(), namespace, objectName, filter, before, size));
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (CleanupJob job : jobs) {
+    for (CleanupJob job : jobs.items()) {
       rows.add(view(job));
     }
-    ctx.status(200).json(Map.of("cleanups", rows));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("cleanups", rows);
+    body.put("nextPageToken", jobs.next().map(cursor::token).orElse(null));
+    ctx.status(200).json(body);
+  }
+
+  /** The job id a {@code pageToken} continues below, null for none or an empty token. */
+  private static Long before(String pageToken, ListingCursor cursor) {
+    if (pageToken == null || pageToken.isEmpty()) {
+      return null;
+    }
+    String after = cursor.after(pageToken);
+    try {
+      return Long.valueOf(after);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid pageToken: not a token this server issued for this listing "
+          + "(start again without pageToken)");
+    }
   }
 
   /** Levels separated by U+001F (as in Iceberg REST paths) or, if there is none, by dots. */

@@ -1,5 +1,7 @@
 package dev.lethe.server.management;
 
+import dev.lethe.catalog.entity.KeysetPage;
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
@@ -10,6 +12,8 @@ import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.iceberg.ListingCursor;
+import dev.lethe.server.iceberg.PageRequest;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.iceberg.TableDrops;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -37,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <caption>Routes</caption>
  *   <tr><th>route</th><th>access</th><th>success</th></tr>
  *   <tr><td>{@code DELETE …/tables/{t}[?purgeRequested=true|false]} [+ async header]</td><td>write</td><td>204 (the Iceberg route's decision)</td></tr>
- *   <tr><td>{@code GET …/tables?deleted=true}</td><td>read</td><td>200 {@code {"deleted":[…]}}</td></tr>
+ *   <tr><td>{@code GET …/tables?deleted=true[&pageToken=&pageSize=]}</td><td>read</td><td>200 {@code {"deleted":[…]}}, by
+ *   name; paged ({@code + "nextPageToken"}, null on the last page) when either parameter is given</td></tr>
  *   <tr><td>{@code GET …/tables/{t}?deleted=true}</td><td>read</td><td>200 one deleted table</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/undrop}</td><td>write</td><td>200 {@code {name, namespace, entityId}}</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/purge}</td><td>admin</td><td>202 (job enqueued or running) or 200 (metadata removed)</td></tr>
@@ -104,7 +109,7 @@ public final class SoftDeleteRoutes {
   /** Access, then metalake and catalog (404), then the names (400), then the schema (404). */
   private void run(Context ctx, Need need, Handler handler) {
     String catalogName = ctx.pathParam("catalog");
-    String auth = ctx.header("Authorization");
+    String auth = AuthorizationHeader.of(ctx);
     boolean ok = ManagementResponses.allowed(ctx, () -> {
       if (need == Need.ADMIN) {
         access.checkAdmin(auth);
@@ -186,8 +191,20 @@ public final class SoftDeleteRoutes {
     if (!deletedParam(ctx)) {
       return;
     }
-    List<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace).orElse(List.of());
-    ctx.status(200).json(Map.of("deleted", deleted.stream().map(SoftDeleteRoutes::view).toList()));
+    ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.DELETED_TABLES, ctx.pathParam("metalake"),
+        catalog.name(), NamespaceNames.encode(namespace));
+    Optional<PageRequest> page = PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"), cursor);
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (page.isEmpty()) {
+      List<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace).orElse(List.of());
+      body.put("deleted", deleted.stream().map(SoftDeleteRoutes::view).toList());
+    } else {
+      KeysetPage<DeletedTable> deleted = softDeletes.list(catalog.row(), namespace, page.get().afterOrNull(),
+          page.get().size()).orElse(new KeysetPage<>(List.of(), Optional.empty()));
+      body.put("deleted", deleted.items().stream().map(SoftDeleteRoutes::view).toList());
+      body.put("nextPageToken", deleted.next().map(cursor::token).orElse(null));
+    }
+    ctx.status(200).json(body);
   }
 
   private void load(Context ctx, LetheCatalog catalog, Namespace namespace) {
@@ -210,7 +227,7 @@ public final class SoftDeleteRoutes {
    */
   private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
     TableDrops.Dropped dropped = drops.drop(catalog, table(ctx, namespace), TableDrops.request(ctx),
-        access.principal(ctx.header("Authorization")));
+        access.principal(AuthorizationHeader.of(ctx)));
     if (dropped.purge() != null) {
       IcebergRestRoutes.purgeHeaders(ctx, dropped.purge());
     }
@@ -238,7 +255,7 @@ public final class SoftDeleteRoutes {
   private void purgeNow(Context ctx, LetheCatalog catalog, Namespace namespace) {
     TableIdentifier id = table(ctx, namespace);
     Optional<DeletedTable> before = softDeletes.load(catalog.row(), id);
-    SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(ctx.header("Authorization")));
+    SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(AuthorizationHeader.of(ctx)));
     if (c.decision() instanceof SoftDeletePlanner.NotClaimable n) {
       notFound(ctx, "Cannot purge " + id + ": " + n.reason());
       return;

@@ -1,6 +1,7 @@
 package dev.lethe.server.store;
 
 import dev.lethe.server.LetheServer;
+import dev.lethe.server.ShutdownGate;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.store.core.format.CorruptRecordException;
 import io.javalin.http.Context;
@@ -26,7 +27,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
  *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
  *   <tr><td>{@link HttpResponseException} (e.g. body too large)</td><td>its status (413)</td></tr>
- *   <tr><td>{@link CorruptRecordException}</td><td>500, naming the unreadable record</td></tr>
+ *   <tr><td>any other failure while the server stops</td><td>503, {@link ShutdownGate#MESSAGE}</td></tr>
+ *   <tr><td>{@link CorruptRecordException} (a stored record that cannot be read or whose revision
+ *       does not prove its content)</td><td>500 {@code CorruptRecord}, naming the record, with its
+ *       {@code key} when known (docs/design/0108-records-that-prove-their-content.md)</td></tr>
  *   <tr><td>{@link UncheckedIOException} (the substrate failed)</td><td>503</td></tr>
  *   <tr><td>anything else</td><td>500, details only in the server log</td></tr>
  * </table>
@@ -49,9 +53,18 @@ public final class StoreErrors {
       error(ctx, 403, "Forbidden", oneLine(e.getMessage()));
     } else if (e instanceof HttpResponseException h) {
       error(ctx, h.getStatus(), h.getStatus() == 413 ? "RequestTooLarge" : "BadRequest", oneLine(h.getMessage()));
-    } else if (e instanceof CorruptRecordException) {
+    } else if (ShutdownGate.stopping(ctx)) {
+      // the stop closed the store or database under this request (docs/design/0410-operations.md §4)
+      LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());
+      ctx.header("Connection", "close");
+      error(ctx, 503, "ServiceUnavailable", ShutdownGate.MESSAGE);
+    } else if (e instanceof CorruptRecordException c) {
+      // The request was fine and retrying will not help: the stored data is damaged, a fault on
+      // this side that only the operator can repair. Never served as valid, never 4xx or 503.
       LOG.error("Request {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
-      error(ctx, 500, "CorruptRecord", oneLine(e.getMessage()));
+      Map<String, Object> extra = new LinkedHashMap<>();
+      c.key().ifPresent(k -> extra.put("key", k.toString()));
+      error(ctx, 500, "CorruptRecord", oneLine(e.getMessage()), extra);
     } else if (e instanceof UncheckedIOException io) {
       LOG.error("Request {} {}: the store failed", ctx.method(), ctx.path(), io);
       String cause = io.getCause() == null ? "" : ": " + io.getCause().getMessage();
@@ -67,10 +80,16 @@ public final class StoreErrors {
    * 401), and marks the response so the server's 404/405 fallbacks leave it alone.
    */
   public static void error(Context ctx, int code, String type, String message) {
+    error(ctx, code, type, message, Map.of());
+  }
+
+  /** {@link #error(Context, int, String, String)} with more fields after {@code message}. */
+  static void error(Context ctx, int code, String type, String message, Map<String, Object> extra) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("code", code);
     body.put("type", type);
     body.put("message", message);
+    body.putAll(extra);
     if (code == 401) {
       ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
     }

@@ -1,5 +1,6 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.PutResult;
@@ -78,7 +79,7 @@ public final class StoreRoutes {
   private static void run(Context ctx, StoreService service, Handler handler) {
     try {
       // 401 before anything else: no path or body is parsed for a caller without a valid token
-      handler.handle(ctx, service.caller(ctx.header("Authorization")));
+      handler.handle(ctx, service.caller(AuthorizationHeader.of(ctx)));
     } catch (Exception e) {
       StoreErrors.write(ctx, e);
     }

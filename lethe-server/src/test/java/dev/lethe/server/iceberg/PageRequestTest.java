@@ -3,26 +3,32 @@ package dev.lethe.server.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PageRequestTest {
+  private static final ListingCursor TABLES = ListingCursor.of(ListingCursor.Listing.TABLES, "main", "db");
+
   @Test
   void noParametersMeansTheUnpaginatedList() {
-    assertThat(PageRequest.parse(null, null)).isEmpty();
-    assertThat(PageRequest.parse(null, "")).isEmpty();
+    assertThat(PageRequest.parse(null, null, TABLES)).isEmpty();
+    assertThat(PageRequest.parse(null, "", TABLES)).isEmpty();
   }
 
   @Test
   void tokenAloneOrEmptyTokenGetsTheDefaultSize() {
-    assertThat(PageRequest.parse("", null)).contains(new PageRequest("0", "1000"));
-    assertThat(PageRequest.parse("4", null)).contains(new PageRequest("4", "1000"));
-    assertThat(PageRequest.parse(null, "2")).contains(new PageRequest("0", "2"));
+    assertThat(PageRequest.parse("", null, TABLES)).contains(new PageRequest(Optional.empty(), 1000));
+    assertThat(PageRequest.parse(TABLES.token("t4"), null, TABLES)).contains(new PageRequest(Optional.of("t4"), 1000));
+    assertThat(PageRequest.parse(null, "2", TABLES)).contains(new PageRequest(Optional.empty(), 2));
   }
 
   @Test
-  void garbageOrNegativeTokensAreRejectedNamingTheParameter() {
-    for (String bad : new String[] {"-5", "garbage", " 1", "1 ", "+1", "99999999999", "2147483648"}) {
-      assertThatThrownBy(() -> PageRequest.parse(bad, "2"))
+  void offsetsGarbageAndOtherListingsTokensAreRejectedNamingTheParameter() {
+    String views = ListingCursor.of(ListingCursor.Listing.VIEWS, "main", "db").token("t4");
+    String otherNamespace = ListingCursor.of(ListingCursor.Listing.TABLES, "main", "db2").token("t4");
+    for (String bad : new String[] {"-5", "0", "4", "garbage", " 1", "99999999999", views, otherNamespace,
+        TABLES.token("t4") + "=", "." + TABLES.token("t4")}) {
+      assertThatThrownBy(() -> PageRequest.parse(bad, "2", TABLES))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("Invalid pageToken");
     }
@@ -30,17 +36,15 @@ class PageRequestTest {
 
   @Test
   void badSizesAreRejectedNamingTheParameter() {
-    assertThatThrownBy(() -> PageRequest.parse(null, "-1")).hasMessageContaining("Invalid pageSize: must be at least 1");
-    assertThatThrownBy(() -> PageRequest.parse(null, "0")).hasMessageContaining("Invalid pageSize: must be at least 1");
-    assertThatThrownBy(() -> PageRequest.parse(null, "abc")).hasMessageContaining("Invalid pageSize: not a number");
+    assertThatThrownBy(() -> PageRequest.parse(null, "-1", TABLES)).hasMessageContaining("Invalid pageSize: must be at least 1");
+    assertThatThrownBy(() -> PageRequest.parse(null, "0", TABLES)).hasMessageContaining("Invalid pageSize: must be at least 1");
+    assertThatThrownBy(() -> PageRequest.parse(null, "abc", TABLES)).hasMessageContaining("Invalid pageSize: not a number");
   }
 
   @Test
-  void hugeSizesAreCappedSoOffsetPlusSizeFitsAnInt() {
-    PageRequest page = PageRequest.parse("3", "99999999999").orElseThrow();
-    assertThat(page.pageToken()).isEqualTo("3");
-    assertThat(3L + Long.parseLong(page.pageSize())).isLessThanOrEqualTo(Integer.MAX_VALUE);
-    assertThat(PageRequest.parse("3", String.valueOf(Integer.MAX_VALUE)).orElseThrow().pageSize())
-        .isEqualTo(String.valueOf(Integer.MAX_VALUE - 3));
+  void hugeSizesAreCappedAtAnInt() {
+    assertThat(PageRequest.parse("", "99999999999", TABLES).orElseThrow().size()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(PageRequest.parse("", String.valueOf(Integer.MAX_VALUE), TABLES).orElseThrow().size())
+        .isEqualTo(Integer.MAX_VALUE);
   }
 }

@@ -81,7 +81,8 @@ class StoreBatchRouteTest {
   /** A record as another store wrote it, kept verbatim by a raw put. */
   private static Record foreign(RecordKey k, long counter, String text, Optional<Revision> parent) {
     Body body = Body.Inline.text(text);
-    return new Record(k, Kind.DOCUMENT, new Revision(counter, body.contentHash()), parent.orElse(null),
+    return new Record(k, Kind.DOCUMENT, dev.lethe.store.core.RevisionHash.revision(counter, Kind.DOCUMENT, body),
+        parent.orElse(null),
         parent.map(List::of).orElse(List.of()), body, new Meta("bob", "peer", 1000L, 2000L, Map.of()), null, null,
         List.of());
   }
@@ -143,8 +144,8 @@ class StoreBatchRouteTest {
         .replaceFirst("\"hash\"\\s*:\\s*\"[0-9a-f]{64}\"", "\"hash\":\"" + "a".repeat(63) + "\"");
     assertThat(record63).contains("\"" + "a".repeat(63) + "\"");
     String missingBlob = json.format(new Record(new RecordKey("b", "c", "blob"), Kind.DOCUMENT,
-        new Revision(1, ContentHash.ofUtf8("nowhere")), null, List.of(),
-        new Body.Blob(ContentHash.ofUtf8("nowhere"), 7),
+        dev.lethe.store.core.RevisionHash.revision(1, Kind.DOCUMENT, new Body.Blob(ContentHash.ofUtf8("nowhere"), 7)),
+        null, List.of(), new Body.Blob(ContentHash.ofUtf8("nowhere"), 7),
         Meta.EMPTY, null, null, List.of()));
     Map<String, String> bad = new LinkedHashMap<>();
     bad.put("1001 items", "[" + String.join(",", java.util.Collections.nCopies(1001, good)) + "]");

@@ -6,7 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerConfig;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.store.core.Body;
 import dev.lethe.store.core.ContentHash;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.RevisionHash;
+import dev.lethe.store.fs.FsStore;
+import java.nio.file.Files;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
@@ -123,13 +128,61 @@ class StoreRoutesTest {
     assertThat(server.store().listRaw(KeyPrefix.namespace(ns))).isEmpty();
   }
 
+  // ---- corrupt records (docs/design/0108-records-that-prove-their-content.md) -----------------
+
+  /** Asserts a 500 CorruptRecord naming {@code key}, with the key as its own field. */
+  static void assertCorrupt(HttpResponse<byte[]> r, String key) throws Exception {
+    assertThat(r.statusCode()).as(text(r)).isEqualTo(500);
+    JsonNode body = dev.lethe.server.ServerHttp.JSON.readTree(r.body());
+    List<String> fields = new ArrayList<>();
+    body.fieldNames().forEachRemaining(fields::add);
+    assertThat(fields).containsExactly("code", "type", "message", "key");
+    assertThat(body.get("type").asText()).isEqualTo("CorruptRecord");
+    assertThat(body.get("key").asText()).isEqualTo(key);
+    assertThat(body.get("message").asText()).contains("Corrupt record " + key).contains("does not match");
+  }
+
+  @Test
+  void aRecordEditedByHandOnTheServerIsNeverServedAsValid() throws Exception {
+    Record a = put("a", "v1");
+    Record b = put("b", "v1");
+    put("c", "v1");
+    FsStore fs = (FsStore) server.store();
+    Path file = fs.pathOf(b.key());
+    Files.writeString(file, Files.readString(file).replace("\"text\" : \"v1\"", "\"text\" : \"v2\""));
+    String key = b.key().toString();
+    assertCorrupt(send("GET", recPath + "b", null), key);
+    assertCorrupt(send("GET", rawPath + "b", null), key);
+    assertCorrupt(send("DELETE", recPath + "b", null), key);
+    assertCorrupt(send("PUT", recPath + "b", draft("v3"), "If-Match", rev(b)), key);
+    // a page stops before it: the records before it are served, the next page names it
+    HttpResponse<byte[]> page = send("GET", "/store/v1/raw/records/" + ns + "?pageSize=10", null);
+    assertThat(page.statusCode()).isEqualTo(200);
+    JsonNode listing = dev.lethe.server.ServerHttp.JSON.readTree(page.body());
+    assertThat(listing.get("records")).hasSize(1);
+    assertThat(listing.get("records").get(0).get("key").asText()).isEqualTo(a.key().toString());
+    String token = listing.get("nextPageToken").asText();
+    assertCorrupt(send("GET", "/store/v1/raw/records/" + ns + "?pageSize=10&pageToken=" + token, null), key);
+    assertThat(Files.readString(file)).contains("v2");
+    assertThat(send("GET", recPath + "a", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aRawPutWhoseRevisionDoesNotProveItsBodyIs400AndWritesNothing() throws Exception {
+    Record a = put("a", "v1");
+    String forged = RECORD_JSON.format(a).replace("\"text\" : \"v1\"", "\"text\" : \"forged\"")
+        .replace(ns + "/col/a", ns + "/col/f");
+    assertError(send("PUT", rawPath + "f", forged), 400, "does not match");
+    assertThat(send("GET", rawPath + "f", null).statusCode()).isEqualTo(204);
+  }
+
   // ---- consumer surface -----------------------------------------------------------------------
 
   @Test
   void infoNamesTheFormatTheCapAndTheLargestPage() throws Exception {
     HttpResponse<byte[]> r = send("GET", "/store/v1", null);
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(text(r)).isEqualTo("{\"formatVersion\":1,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
+    assertThat(text(r)).isEqualTo("{\"formatVersion\":2,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
   }
 
   @Test
@@ -140,7 +193,7 @@ class StoreRoutesTest {
     Record r = record(created);
     assertThat(r.key()).isEqualTo(new RecordKey(ns, "col", "a"));
     assertThat(r.revision().counter()).isEqualTo(1);
-    assertThat(r.revision().hash()).isEqualTo(ContentHash.ofUtf8("v1"));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1")));
     assertThat(r.meta().author()).isEqualTo("alice");
     assertThat(r.meta().labels()).containsEntry("l", "v");
     assertThat(r.meta().created()).isNotNull();
@@ -426,7 +479,7 @@ class StoreRoutesTest {
     assertError(send("PUT", recPath + "a", draft("v"), "If-None-Match", "*", "If-Match",
         "{\"counter\":1,\"hash\":\"" + hash + "\"}"), 400, "together");
     assertError(send("PUT", rawPath + "a", "{\"format\":1}"), 400, "missing field 'key'");
-    assertError(send("PUT", rawPath + "a", "{\"format\":2}"), 400, "version 2");
+    assertError(send("PUT", rawPath + "a", "{\"format\":3}"), 400, "version 3");
     assertError(send("DELETE", recPath + "a", "{\"expected\":{\"counter\":1,\"hash\":\"" + hash + "\"},\"why\":1}"), 400,
         "unknown field 'why'");
     assertError(send("DELETE", recPath + "a", null, "If-None-Match", "*"), 400, "If-None-Match");

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param deletedBlob for a tombstone of a blob-backed record, the blob hash it pins until the
  *     tombstone is collected; null otherwise
  * @param links keys this record refers to, never null
+ * @param format the record format version ({@link FormatVersion}) whose rule its revision hash
+ *     follows; {@link FormatVersion#CURRENT} for every record this build stamps
  */
 public record Record(
     RecordKey key,
@@ -33,8 +35,10 @@ public record Record(
     Meta meta,
     Long deletedAt,
     String deletedBlob,
-    List<RecordKey> links) {
+    List<RecordKey> links,
+    int format) {
 
+  /** @throws IllegalArgumentException for an unsupported format version or an invalid deletedBlob */
   public Record {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(kind, "kind");
@@ -46,14 +50,24 @@ public record Record(
     if (deletedBlob != null && !ContentHash.isValid(deletedBlob)) {
       throw new IllegalArgumentException("Invalid deletedBlob hash '" + deletedBlob + "'");
     }
+    if (!FormatVersion.isSupported(format)) {
+      throw new IllegalArgumentException("Invalid record: format version " + format + " is not supported");
+    }
+  }
+
+  /** A record of the {@link FormatVersion#CURRENT current} format version. */
+  public Record(RecordKey key, Kind kind, Revision revision, Revision parent, List<Revision> ancestors,
+      Body body, Meta meta, Long deletedAt, String deletedBlob, List<RecordKey> links) {
+    this(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob, links,
+        FormatVersion.CURRENT);
   }
 
   /**
-   * Returns a draft for a consumer {@code put}: counter 0 and the body's hash; the store stamps
-   * the real revision.
+   * Returns a draft for a consumer {@code put}: counter 0 and the current format's hash of kind
+   * and body; the store stamps the real revision.
    */
   public static Record draft(RecordKey key, Kind kind, Body body, Meta meta) {
-    return new Record(key, kind, new Revision(0, body.contentHash()), null, List.of(), body, meta,
+    return new Record(key, kind, RevisionHash.revision(0, kind, body), null, List.of(), body, meta,
         null, null, List.of());
   }
 
@@ -65,25 +79,25 @@ public record Record(
   /** Returns a copy with other revision, parent and ancestors. */
   public Record withLineage(Revision newRevision, Revision newParent, List<Revision> newAncestors) {
     return new Record(key, kind, newRevision, newParent, newAncestors, body, meta, deletedAt,
-        deletedBlob, links);
+        deletedBlob, links, format);
   }
 
   /** Returns a copy with another ancestor list. */
   public Record withAncestors(List<Revision> newAncestors) {
     return new Record(key, kind, revision, parent, newAncestors, body, meta, deletedAt, deletedBlob,
-        links);
+        links, format);
   }
 
   /** Returns a copy with other metadata. */
   public Record withMeta(Meta newMeta) {
     return new Record(key, kind, revision, parent, ancestors, body, newMeta, deletedAt, deletedBlob,
-        links);
+        links, format);
   }
 
   /** Returns a copy with other deletion fields (both nullable). */
   public Record withDeletion(Long newDeletedAt, String newDeletedBlob) {
     return new Record(key, kind, revision, parent, ancestors, body, meta, newDeletedAt,
-        newDeletedBlob, links);
+        newDeletedBlob, links, format);
   }
 
   /** Returns the blob hashes this record keeps alive: its blob body and its pinned blob. */

@@ -14,8 +14,11 @@ import java.util.Optional;
  * every test without deletes, and resurrect records in production.
  *
  * <p>Outcomes a caller must handle are values ({@link PutResult}, {@link DeleteResult}). I/O
- * failures are thrown as {@link java.io.UncheckedIOException}; an unreadable stored record as
- * {@link dev.lethe.store.core.format.CorruptRecordException}. Invalid arguments throw {@link
+ * failures are thrown as {@link java.io.UncheckedIOException}; a stored record that cannot be read,
+ * or whose revision does not prove its content ({@link RevisionHash}), as {@link
+ * dev.lethe.store.core.format.CorruptRecordException}, by reads and writes of that key.
+ * {@link #putRaw} refuses a record that does not prove its content with {@link
+ * IllegalArgumentException}. Invalid arguments throw {@link
  * IllegalArgumentException} before anything is written.
  */
 public interface Store {
@@ -74,6 +77,9 @@ public interface Store {
    *     may be given, only keys strictly after it are returned
    * @param limit the most records to return, 1 to {@link Page#MAX_LIMIT}
    * @throws IllegalArgumentException for a limit out of range
+   * @throws dev.lethe.store.core.format.CorruptRecordException naming the key when the first record
+   *     after {@code after} does not prove its content; a corrupt record later in the page ends the
+   *     page before it instead ({@link RevisionHash#checkPage})
    */
   Page listPage(KeyPrefix prefix, Optional<RecordKey> after, int limit);
 
@@ -82,6 +88,7 @@ public interface Store {
    * to the consumer listing.
    *
    * @throws IllegalArgumentException for a limit out of range
+   * @throws dev.lethe.store.core.format.CorruptRecordException as {@link #listPage}
    */
   Page listRawPage(KeyPrefix prefix, Optional<RecordKey> after, int limit);
 

@@ -157,6 +157,11 @@ public final class FsStore extends LockingStore {
   }
 
   @Override
+  protected String locationOf(RecordKey key) {
+    return pathOf(key).toString();
+  }
+
+  @Override
   protected Optional<Record> read(RecordKey key) throws IOException {
     Path file = pathOf(key);
     byte[] bytes;
@@ -276,5 +281,10 @@ public final class FsStore extends LockingStore {
   @Override
   public BlobStore blobs() {
     return blobs;
+  }
+
+  @Override
+  public String toString() {
+    return "file:" + root;
   }
 }

@@ -1,6 +1,8 @@
 package dev.lethe.store.fs;
 
+import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
+import java.util.function.UnaryOperator;
 import dev.lethe.store.core.conformance.StoreConformance;
 import dev.lethe.store.core.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,6 +30,12 @@ class FsStoreConformanceTest {
     assertThat(new FsStore(Files.createDirectories(root), 3, Clock.systemUTC()).ancestorCap()).isEqualTo(3);
   }
 
+  /** Edits a record file by hand, as a user with an editor would. */
+  static void tamper(FsStore s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+    Path file = s.pathOf(k);
+    Files.writeString(file, edit.apply(Files.readString(file)));
+  }
+
   private Store open(int cap, MutableClock clock) throws Exception {
     return new FsStore(Files.createTempDirectory(dir, "store"), cap, clock);
   }
@@ -42,6 +50,16 @@ class FsStoreConformanceTest {
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
       return FsStoreConformanceTest.this.open(ancestorCap, clock);
     }
+
+    @Override
+    protected boolean canTamper() {
+      return true;
+    }
+
+    @Override
+    protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+      FsStoreConformanceTest.tamper((FsStore) s, k, edit);
+    }
   }
 
   @Nested
@@ -53,6 +71,16 @@ class FsStoreConformanceTest {
     @Override
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
       return FsStoreConformanceTest.this.open(ancestorCap, clock);
+    }
+
+    @Override
+    protected boolean canTamper() {
+      return true;
+    }
+
+    @Override
+    protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+      FsStoreConformanceTest.tamper((FsStore) s, k, edit);
     }
   }
 }

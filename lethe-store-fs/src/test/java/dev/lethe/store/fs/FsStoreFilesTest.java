@@ -11,12 +11,16 @@ import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
+import dev.lethe.store.core.ContentHash;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.UnsupportedFormatException;
 import dev.lethe.store.core.testing.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +50,7 @@ class FsStoreFilesTest {
     Path file = root.resolve("ns/col/rec.json");
     assertThat(file).exists();
     String text = Files.readString(file);
-    assertThat(text).contains("\"format\" : 1").contains("\"key\" : \"ns/col/rec\"").contains("\"text\" : \"hello\"");
+    assertThat(text).contains("\"format\" : 2").contains("\"key\" : \"ns/col/rec\"").contains("\"text\" : \"hello\"");
     assertThat(store.pathOf(key)).isEqualTo(file);
   }
 
@@ -92,10 +96,76 @@ class FsStoreFilesTest {
   void aFileWithAnUnknownFormatVersionIsRejectedNotGuessed() throws Exception {
     put(key, "hello");
     Path file = root.resolve("ns/col/rec.json");
-    Files.writeString(file, Files.readString(file).replace("\"format\" : 1", "\"format\" : 99"));
+    Files.writeString(file, Files.readString(file).replace("\"format\" : 2", "\"format\" : 99"));
     assertThatThrownBy(() -> store.getRaw(key)).isInstanceOf(CorruptRecordException.class)
         .hasCauseInstanceOf(UnsupportedFormatException.class).hasMessageContaining("format version 99");
   }
+
+  @Test
+  void aHandEditedBodyIsACorruptRecordNamingKeyAndFileOnEveryReadAndWrite() throws Exception {
+    Record r = put(key, "hello");
+    Record o = put(other, "fine");
+    Path file = root.resolve("ns/col/rec.json");
+    Files.writeString(file, Files.readString(file).replace("\"text\" : \"hello\"", "\"text\" : \"HELLO\""));
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable read : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+        () -> store.get(key), () -> store.getRaw(key), () -> store.list(KeyPrefix.all()),
+        () -> store.listRaw(KeyPrefix.all()), () -> store.listRawPage(KeyPrefix.all(), Optional.of(other), 10),
+        () -> store.delete(key, Optional.of(r.revision())), () -> store.purge(key, Optional.of(r.revision())),
+        () -> store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("x"), Meta.EMPTY), Optional.of(r.revision())))) {
+      assertThatThrownBy(read).isInstanceOf(CorruptRecordException.class)
+          .hasMessageContaining("ns/col/rec").hasMessageContaining(file.toString())
+          .hasMessageContaining("does not match");
+    }
+    assertThat(Files.readString(file)).contains("HELLO");
+    assertThat(store.get(other)).contains(o);
+  }
+
+  @Test
+  void aRecordOfFormatOneIsReadVerifiedByTheOldRuleAndItsNextEditIsFormatTwo() throws Exception {
+    Path file = root.resolve("ns/col/rec.json");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, V1_RECORD);
+    Record old = store.get(key).orElseThrow();
+    assertThat(old.format()).isEqualTo(1);
+    assertThat(old.revision()).isEqualTo(new Revision(1, ContentHash.ofUtf8("buy milk\n")));
+    Record next = ((Committed) store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("buy oat milk\n"), Meta.EMPTY),
+        Optional.of(old.revision()))).record();
+    assertThat(next.format()).isEqualTo(2);
+    assertThat(next.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("buy oat milk\n")));
+    assertThat(next.ancestors()).containsExactly(old.revision());
+    assertThat(Files.readString(file)).contains("\"format\" : 2");
+    // the old rule still catches an edit of an old record
+    Files.writeString(file, V1_RECORD.replace("buy milk", "buy gin"));
+    assertThatThrownBy(() -> store.get(key)).isInstanceOf(CorruptRecordException.class).hasMessageContaining(file.toString());
+  }
+
+  /** A record as a format-1 build wrote it: the revision hash is the SHA-256 of "buy milk\n". */
+  static final String V1_RECORD = """
+      {
+        "format" : 1,
+        "key" : "ns/col/rec",
+        "kind" : "document",
+        "revision" : {
+          "counter" : 1,
+          "hash" : "%s"
+        },
+        "parent" : null,
+        "ancestors" : [ ],
+        "body" : {
+          "text" : "buy milk\\n"
+        },
+        "meta" : {
+          "author" : "lethe-cli",
+          "origin" : null,
+          "created" : 1767225600000,
+          "updated" : 1767225600000,
+          "labels" : { }
+        },
+        "deletedAt" : null,
+        "deletedBlob" : null,
+        "links" : [ ]
+      }
+      """.formatted(ContentHash.ofUtf8("buy milk\n"));
 
   @Test
   void anIdUpToTheFileNameLimitIsStoredAndALongerOneIsRejectedBeforeAnyIo() {

@@ -182,6 +182,12 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
    */
   @Override
   public List<PutResult> putRawBatch(List<RawPut> items) {
+    // as putRaw: a record that does not prove its content is refused before anything is written
+    for (RawPut item : items) {
+      dev.lethe.store.core.RevisionHash.problem(item.record()).ifPresent(p -> {
+        throw new IllegalArgumentException("Cannot put " + item.record().key() + ": " + p + " (nothing written)");
+      });
+    }
     List<PutResult> out = new ArrayList<>(items.size());
     for (int from = 0; from < items.size(); from += BATCH_CHUNK) {
       out.addAll(putRawChunk(items.subList(from, Math.min(items.size(), from + BATCH_CHUNK))));
@@ -196,6 +202,8 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
         c.setAutoCommit(false);
         try {
           Map<RecordKey, Record> stored = records.selectForUpdate(c, keys);
+          // as putRaw: never plan over a stored record that does not prove its content
+          stored.values().forEach(r -> dev.lethe.store.core.RevisionHash.check(r, locationOf(r.key())));
           Set<RecordKey> hadRow = new HashSet<>(stored.keySet());
           Map<RecordKey, Record> written = new LinkedHashMap<>();
           List<PutResult> results = new ArrayList<>(chunk.size());
@@ -231,6 +239,12 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
             + chunk.get(0).record().key(), url, e);
       }
     }
+  }
+
+  @Override
+  protected String locationOf(RecordKey key) {
+    return RecordTable.TABLE + " row (" + key.namespace() + ", " + key.collection() + ", " + key.id()
+        + ") in " + url;
   }
 
   @Override

@@ -1,6 +1,14 @@
 package dev.lethe.store.jdbc;
 
+import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import dev.lethe.store.core.conformance.StoreConformance;
 import dev.lethe.store.core.testing.MutableClock;
 import java.nio.file.Path;
@@ -20,10 +28,40 @@ class JdbcStoreConformanceTest {
   private final FreshStoreDatabases databases = new FreshStoreDatabases();
   private final List<JdbcStore> opened = new ArrayList<>();
 
+  private final Map<Store, String> urls = new HashMap<>();
+
   private Store open(String backend, int cap, MutableClock clock) throws Exception {
-    JdbcStore store = JdbcStore.open(databases.create(backend, tmp), 2, cap, clock);
+    String url = databases.create(backend, tmp);
+    JdbcStore store = JdbcStore.open(url, 2, cap, clock);
     opened.add(store);
+    urls.put(store, url);
     return store;
+  }
+
+  /** Rewrites a row's record_json behind the store's back, as a hand-run UPDATE would. */
+  private void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+    String where = " WHERE key_namespace = ? AND key_collection = ? AND key_id = ?";
+    try (Connection c = DriverManager.getConnection(urls.get(s))) {
+      String json;
+      try (PreparedStatement q = c.prepareStatement("SELECT record_json FROM lethe_store_record" + where)) {
+        bindKey(q, 1, k);
+        try (ResultSet rs = q.executeQuery()) {
+          rs.next();
+          json = rs.getString(1);
+        }
+      }
+      try (PreparedStatement u = c.prepareStatement("UPDATE lethe_store_record SET record_json = ?" + where)) {
+        u.setString(1, edit.apply(json));
+        bindKey(u, 2, k);
+        u.executeUpdate();
+      }
+    }
+  }
+
+  private static void bindKey(PreparedStatement s, int from, RecordKey k) throws Exception {
+    s.setString(from, k.namespace());
+    s.setString(from + 1, k.collection());
+    s.setString(from + 2, k.id());
   }
 
   @AfterEach
@@ -44,6 +82,16 @@ class JdbcStoreConformanceTest {
       protected Store open(int ancestorCap, MutableClock clock) throws Exception {
         return JdbcStoreConformanceTest.this.open("h2", ancestorCap, clock);
       }
+
+      @Override
+      protected boolean canTamper() {
+        return true;
+      }
+
+      @Override
+      protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+        JdbcStoreConformanceTest.this.tamper(s, k, edit);
+      }
     }
 
     @Nested
@@ -55,6 +103,16 @@ class JdbcStoreConformanceTest {
       @Override
       protected Store open(int ancestorCap, MutableClock clock) throws Exception {
         return JdbcStoreConformanceTest.this.open("h2", ancestorCap, clock);
+      }
+
+      @Override
+      protected boolean canTamper() {
+        return true;
+      }
+
+      @Override
+      protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+        JdbcStoreConformanceTest.this.tamper(s, k, edit);
       }
     }
   }
@@ -71,6 +129,16 @@ class JdbcStoreConformanceTest {
       protected Store open(int ancestorCap, MutableClock clock) throws Exception {
         return JdbcStoreConformanceTest.this.open("postgresql", ancestorCap, clock);
       }
+
+      @Override
+      protected boolean canTamper() {
+        return true;
+      }
+
+      @Override
+      protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+        JdbcStoreConformanceTest.this.tamper(s, k, edit);
+      }
     }
 
     @Nested
@@ -82,6 +150,16 @@ class JdbcStoreConformanceTest {
       @Override
       protected Store open(int ancestorCap, MutableClock clock) throws Exception {
         return JdbcStoreConformanceTest.this.open("postgresql", ancestorCap, clock);
+      }
+
+      @Override
+      protected boolean canTamper() {
+        return true;
+      }
+
+      @Override
+      protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+        JdbcStoreConformanceTest.this.tamper(s, k, edit);
       }
     }
   }
@@ -98,6 +176,16 @@ class JdbcStoreConformanceTest {
       protected Store open(int ancestorCap, MutableClock clock) throws Exception {
         return JdbcStoreConformanceTest.this.open("mariadb", ancestorCap, clock);
       }
+
+      @Override
+      protected boolean canTamper() {
+        return true;
+      }
+
+      @Override
+      protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+        JdbcStoreConformanceTest.this.tamper(s, k, edit);
+      }
     }
 
     @Nested
@@ -109,6 +197,16 @@ class JdbcStoreConformanceTest {
       @Override
       protected Store open(int ancestorCap, MutableClock clock) throws Exception {
         return JdbcStoreConformanceTest.this.open("mariadb", ancestorCap, clock);
+      }
+
+      @Override
+      protected boolean canTamper() {
+        return true;
+      }
+
+      @Override
+      protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
+        JdbcStoreConformanceTest.this.tamper(s, k, edit);
       }
     }
   }

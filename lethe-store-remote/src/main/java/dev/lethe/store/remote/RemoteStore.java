@@ -14,8 +14,10 @@ import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.blob.BlobStore;
+import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.DraftJson;
 import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.format.RevisionJson;
@@ -49,6 +51,12 @@ import java.util.Optional;
  * {@link IllegalArgumentException} carrying the server's message (nothing was written); 401, 403,
  * 413 and 5xx, and a server that cannot be reached, are {@link UncheckedIOException}s naming the
  * server and the status. The bearer token, if any, goes on every request and in no message.
+ *
+ * <p>Every record a server sends is checked with {@link RevisionHash#problem} before it is
+ * returned (docs/design/0108-records-that-prove-their-content.md): one whose revision does not
+ * prove its content is a {@link CorruptRecordException} naming its key and the server, as is the
+ * server's own {@code 500 CorruptRecord} answer, so a client never serves or syncs a corrupt
+ * record, whatever the server's version.
  *
  * <p>Thread-safe.
  */
@@ -276,8 +284,8 @@ public final class RemoteStore implements Store {
       for (JsonNode a : answers) {
         int status = a.path("status").asInt();
         results.add(switch (status) {
-          case 200, 201 -> new Committed(json.fromJson(a.get("record")));
-          case 409 -> new Conflict(json.fromJson(a.get("record")));
+          case 200, 201 -> new Committed(verified(json.fromJson(a.get("record"))));
+          case 409 -> new Conflict(verified(json.fromJson(a.get("record"))));
           case 412 -> new NotFound();
           default -> throw new IllegalArgumentException("an item answered " + status);
         });
@@ -353,12 +361,22 @@ public final class RemoteStore implements Store {
   }
 
   private Record decode(StoreHttp.Response r, RecordKey key) {
+    Record record;
     try {
-      return json.decode(r.body());
+      record = json.decode(r.body());
     } catch (IllegalArgumentException e) {
       throw new UncheckedIOException("Cannot read " + key + " from " + server,
           new IOException("the server sent an unreadable record: " + e.getMessage(), e));
     }
+    return verified(record);
+  }
+
+  private Record verified(Record record) {
+    return RevisionHash.check(record, sentBy());
+  }
+
+  private String sentBy() {
+    return server + " (as the server sent it)";
   }
 
   private PutResult putResult(StoreHttp.Response r, RecordKey key, String request, boolean raw) {
@@ -410,7 +428,9 @@ public final class RemoteStore implements Store {
     }
     JsonNode token = body.get("nextPageToken");
     boolean more = token != null && !token.isNull() && !records.isEmpty();
-    return new Page(records, more ? Optional.of(records.get(records.size() - 1).key()) : Optional.empty());
+    return RevisionHash.checkPage(
+        new Page(records, more ? Optional.of(records.get(records.size() - 1).key()) : Optional.empty()),
+        k -> sentBy());
   }
 
   private List<Record> walk(KeyPrefix prefix, boolean raw) {
@@ -431,6 +451,13 @@ public final class RemoteStore implements Store {
    */
   RuntimeException failure(StoreHttp.Response r, String what, String request, boolean raw) {
     int status = r.status();
+    if (status == 500 && r.errorField("type").filter("CorruptRecord"::equals).isPresent()) {
+      Optional<RecordKey> key = r.errorField("key").flatMap(RemoteStore::parseKey);
+      if (key.isPresent()) {
+        return new CorruptRecordException(key.get(), server, "the server reports: " + r.message());
+      }
+      return new CorruptRecordException(server, new IOException(r.message()));
+    }
     if (status == 400) {
       return new IllegalArgumentException(r.message());
     }
@@ -440,6 +467,14 @@ public final class RemoteStore implements Store {
     String hint = status == 401 && !http.hasToken() ? " (no token given: use --token or LETHE_TOKEN)" : "";
     return new UncheckedIOException(what + " on " + server,
         new IOException("HTTP " + status + " " + reason(status) + ": " + r.message() + hint));
+  }
+
+  private static Optional<RecordKey> parseKey(String text) {
+    try {
+      return Optional.of(RecordKey.parse(text));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   private static String reason(int status) {

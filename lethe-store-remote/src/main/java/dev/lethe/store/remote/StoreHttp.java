@@ -22,6 +22,16 @@ final class StoreHttp {
 
   /** An answer: status, headers and body bytes. */
   record Response(int status, byte[] body, HttpResponse<byte[]> raw) {
+    /** A text field of an error body {@code {code, type, message, …}}, or empty. */
+    Optional<String> errorField(String field) {
+      try {
+        JsonNode n = StrictJson.read(body, "error");
+        return n.hasNonNull(field) ? Optional.of(n.get(field).asText()) : Optional.empty();
+      } catch (IllegalArgumentException notJson) {
+        return Optional.empty();
+      }
+    }
+
     /** The {@code message} of an error body {@code {code, type, message}}, or a short excerpt. */
     String message() {
       try {

@@ -3,6 +3,7 @@ package dev.lethe.store.core.format;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Body;
+import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
@@ -26,8 +27,8 @@ import java.util.Set;
  * ancestors}, {@code meta.created}, {@code meta.updated}, {@code deletedAt}, {@code deletedBlob})
  * may be present, as in a record read back from the store, and are ignored. An optional {@code
  * expected} revision rides along. Everything else is rejected: an unknown field, a repeated
- * field, text after the object, a {@code key} other than the path's, a {@code format} other than
- * {@value RecordJson#FORMAT_VERSION}.
+ * field, text after the object, a {@code key} other than the path's, a {@code format} this build
+ * does not read (a record read back in any supported version may be sent again).
  *
  * <p>Thread-safe.
  */
@@ -65,8 +66,9 @@ public final class DraftJson {
       }
     }
     JsonNode format = n.get("format");
-    if (format != null && !(format.isIntegralNumber() && format.asLong() == RecordJson.FORMAT_VERSION)) {
-      throw new RecordFormatException("Invalid record draft: 'format' must be " + RecordJson.FORMAT_VERSION);
+    if (format != null && !(format.isIntegralNumber() && FormatVersion.isSupported(format.asLong()))) {
+      throw new RecordFormatException("Invalid record draft: 'format' must be " + FormatVersion.V1
+          + " or " + FormatVersion.V2);
     }
     JsonNode k = n.get("key");
     if (k != null && !(k.isTextual() && k.textValue().equals(key.toString()))) {
@@ -97,8 +99,8 @@ public final class DraftJson {
       JsonNode e = n.get("expected");
       Optional<Revision> expected = e == null || e.isNull()
           ? Optional.empty() : Optional.of(RevisionJson.fromNode(e, "expected"));
-      Record draft = new Record(key, kind, new Revision(0, body.contentHash()), null, List.of(), body,
-          meta, null, null, links);
+      Record draft = Record.draft(key, kind, body, meta);
+      draft = new Record(key, kind, draft.revision(), null, List.of(), body, meta, null, null, links);
       return new Parsed(draft, expected);
     } catch (RecordFormatException ex) {
       throw ex;
@@ -107,9 +109,14 @@ public final class DraftJson {
     }
   }
 
-  /** Returns the JSON of a draft as the remote client sends it: the record format plus {@code expected}. */
+  /**
+   * Returns the JSON of a draft as the remote client sends it: the record format without {@code
+   * format} (a draft's version is the server's to stamp, and a server of format 1 would refuse a 2)
+   * plus {@code expected}.
+   */
   public static byte[] encode(Record draft, Optional<Revision> expected) {
     ObjectNode n = new RecordJson().toJson(draft);
+    n.remove("format");
     expected.ifPresent(e -> n.set("expected", RevisionJson.toNode(e)));
     try {
       return StrictJson.mapper().writeValueAsBytes(n);

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Body;
+import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
@@ -29,16 +30,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The stable, human-readable JSON form of a {@link Record}, format version {@value #FORMAT_VERSION}
- * (docs/store-format.md). Every field is always written, in a fixed order; a document with another
- * format version is rejected with {@link UnsupportedFormatException}, never guessed at.
+ * The stable, human-readable JSON form of a {@link Record} (docs/store-format.md). Versions 1 and 2
+ * are read; a record is written with its own {@link Record#format} (a copied version-1 record
+ * stays version 1, because its revision hash follows the version-1 rule), and this build stamps
+ * {@value #FORMAT_VERSION} on what it writes itself. Every field is always written, in a fixed
+ * order; a document with another format version is rejected with {@link
+ * UnsupportedFormatException}, never guessed at. Decoding checks the document's shape only; whether
+ * the revision proves the content is {@link dev.lethe.store.core.RevisionHash}'s to say.
  *
  * <p>Thread-safe.
  */
 public final class RecordJson {
 
-  /** The format version written and read by this build. */
-  public static final int FORMAT_VERSION = 1;
+  /** The format version this build stamps on the records it writes itself. */
+  public static final int FORMAT_VERSION = FormatVersion.CURRENT;
 
   private static final Set<String> FIELDS = Set.of("format", "key", "kind", "revision", "parent",
       "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links");
@@ -72,7 +77,7 @@ public final class RecordJson {
   /**
    * Parses a record document.
    *
-   * @throws UnsupportedFormatException when {@code format} is not {@value #FORMAT_VERSION}
+   * @throws UnsupportedFormatException when {@code format} is not a version this build reads
    * @throws RecordFormatException when the document is not valid record JSON
    */
   public Record decode(byte[] json) {
@@ -102,7 +107,7 @@ public final class RecordJson {
    * Reads a record from a JSON tree already parsed by the caller (with duplicate detection, as
    * {@link #decode} parses).
    *
-   * @throws UnsupportedFormatException when {@code format} is not {@value #FORMAT_VERSION}
+   * @throws UnsupportedFormatException when {@code format} is not a version this build reads
    * @throws RecordFormatException when the tree is not a valid record
    */
   public Record fromJson(JsonNode tree) {
@@ -111,7 +116,7 @@ public final class RecordJson {
 
   private ObjectNode toNode(Record r) {
     ObjectNode n = mapper.createObjectNode();
-    n.put("format", FORMAT_VERSION);
+    n.put("format", r.format());
     n.put("key", r.key().toString());
     n.put("kind", r.kind().name());
     n.set("revision", RevisionJson.toNode(r.revision()));
@@ -152,9 +157,10 @@ public final class RecordJson {
     if (version == null || !version.isIntegralNumber()) {
       throw new RecordFormatException("invalid record: missing integer field 'format'");
     }
-    if (version.asLong() != FORMAT_VERSION) {
+    if (!FormatVersion.isSupported(version.asLong())) {
       throw new UnsupportedFormatException("record format version " + version.asText()
-          + " is not supported (this build reads version " + FORMAT_VERSION + ")");
+          + " is not supported (this build reads versions " + FormatVersion.V1 + " and "
+          + FormatVersion.V2 + ")");
     }
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String f = it.next();
@@ -182,7 +188,7 @@ public final class RecordJson {
         links.add(RecordKey.parse(l.asText()));
       }
       return new Record(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob,
-          links);
+          links, version.intValue());
     } catch (RecordFormatException e) {
       throw e;
     } catch (IllegalArgumentException e) {

@@ -44,6 +44,11 @@ public final class MemoryStore extends LockingStore {
   }
 
   @Override
+  protected String locationOf(RecordKey key) {
+    return "memory store key " + key;
+  }
+
+  @Override
   protected Optional<Record> read(RecordKey key) {
     return Optional.ofNullable(records.get(key));
   }
@@ -75,5 +80,10 @@ public final class MemoryStore extends LockingStore {
   @Override
   public BlobStore blobs() {
     return blobs;
+  }
+
+  @Override
+  public String toString() {
+    return "memory:";
   }
 }

@@ -6,6 +6,7 @@ import dev.lethe.store.core.NotFound;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.ancestry.Ancestry;
 import java.util.List;
 import java.util.Optional;
@@ -68,7 +69,7 @@ public final class ConsumerPutPlanner {
 
   private static Plan<PutResult> write(Record draft, Record base, long created, long updated, int cap) {
     long counter = base == null ? 1 : base.revision().counter() + 1;
-    Revision rev = new Revision(counter, draft.body().contentHash());
+    Revision rev = RevisionHash.revision(counter, draft.kind(), draft.body());
     Record stamped = new Record(draft.key(), draft.kind(), rev,
         base == null ? null : base.revision(),
         base == null ? List.of() : Ancestry.after(base, rev, cap),

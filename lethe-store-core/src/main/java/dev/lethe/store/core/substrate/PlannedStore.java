@@ -7,8 +7,10 @@ import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.ancestry.Ancestry;
+import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.planner.ConsumerPutPlanner;
 import dev.lethe.store.core.planner.DeletePlanner;
 import dev.lethe.store.core.planner.Plan;
@@ -29,6 +31,13 @@ import java.util.Optional;
  * class says which planner answers which call; a substrate only says how to read a key, how to
  * scan keys in order, and how to run one plan atomically for one key: under a lock ({@link
  * LockingStore}: fs, memory) or in a database transaction holding the row lock (jdbc).
+ *
+ * <p>Every record a substrate reads is checked by {@link RevisionHash#problem} before anything uses
+ * it (docs/design/0108-records-that-prove-their-content.md): reads, listings, pages and the stored
+ * record every write plans from. A record whose revision does not prove its content is a {@link
+ * CorruptRecordException} naming its key and {@link #locationOf location}: it is never served,
+ * never copied by sync, and never written over (as an unreadable record is not). A {@code putRaw}
+ * of such a record is refused before any I/O.
  */
 public abstract class PlannedStore implements Store {
 
@@ -65,6 +74,11 @@ public abstract class PlannedStore implements Store {
    * @throws UncheckedIOException on a substrate failure; nothing was applied
    */
   protected abstract <R> R apply(RecordKey key, Planner<R> planner);
+
+  /**
+   * Returns where {@code key}'s record is stored, for messages (a file path, a table row); no I/O.
+   */
+  protected abstract String locationOf(RecordKey key);
 
   /** Reads the record stored at {@code key}, tombstones included; empty when absent. */
   protected abstract Optional<Record> read(RecordKey key) throws IOException;
@@ -104,20 +118,20 @@ public abstract class PlannedStore implements Store {
   public final PutResult put(Record record, Optional<Revision> expected) {
     ConsumerPutPlanner.validate(record);
     return apply(record.key(), stored ->
-        ConsumerPutPlanner.plan(stored, record, expected, clock.millis(), ancestorCap));
+        ConsumerPutPlanner.plan(verified(stored), record, expected, clock.millis(), ancestorCap));
   }
 
   @Override
   public final DeleteResult deleteAs(
       RecordKey key, Optional<Revision> expected, Optional<String> author) {
     return apply(key, stored ->
-        DeletePlanner.plan(stored, expected, author, clock.millis(), ancestorCap));
+        DeletePlanner.plan(verified(stored), expected, author, clock.millis(), ancestorCap));
   }
 
   @Override
   public final Optional<Record> getRaw(RecordKey key) {
     try {
-      return read(key);
+      return verified(read(key));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + key, e);
     }
@@ -140,12 +154,25 @@ public abstract class PlannedStore implements Store {
 
   @Override
   public final PutResult putRaw(Record record, Optional<Revision> expected) {
-    return apply(record.key(), stored -> RawPutPlanner.plan(stored, record, expected, ancestorCap));
+    RevisionHash.problem(record).ifPresent(p -> {
+      throw new IllegalArgumentException("Cannot put " + record.key() + ": " + p + " (nothing written)");
+    });
+    return apply(record.key(), stored -> RawPutPlanner.plan(verified(stored), record, expected, ancestorCap));
   }
 
   @Override
   public final DeleteResult purge(RecordKey key, Optional<Revision> expected) {
-    return apply(key, stored -> PurgePlanner.plan(key, stored, expected));
+    return apply(key, stored -> PurgePlanner.plan(key, verified(stored), expected));
+  }
+
+  /** Returns {@code stored} if it proves its content. @throws CorruptRecordException otherwise */
+  private Optional<Record> verified(Optional<Record> stored) {
+    stored.ifPresent(this::verify);
+    return stored;
+  }
+
+  private void verify(Record r) {
+    RevisionHash.check(r, locationOf(r.key()));
   }
 
   private Page page(KeyPrefix prefix, Optional<RecordKey> after, int limit, boolean liveOnly) {
@@ -153,7 +180,8 @@ public abstract class PlannedStore implements Store {
     Page.checkLimit(limit);
     try {
       // One record more than asked tells whether another page follows.
-      return Page.cut(scan(prefix, after.orElse(null), limit + 1, liveOnly), limit);
+      return RevisionHash.checkPage(Page.cut(scan(prefix, after.orElse(null), limit + 1, liveOnly), limit),
+          this::locationOf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + prefix, e);
     }

@@ -1,5 +1,6 @@
 package dev.lethe.store.core.sync;
 
+import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
@@ -8,11 +9,15 @@ import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.Store;
+import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.sync.SyncAction.Side;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Two-way sync of the keys under a prefix (docs/design/0107-streaming-sync.md). Reads and writes
@@ -31,6 +36,16 @@ import java.util.Optional;
  * written {@value #BATCH_SIZE} at a time with {@link Store#putRawBatch}
  * (docs/design/0115-batched-raw-writes.md): the same conditional raw puts, fewer round trips and
  * transactions. An item that did not commit is re-planned from fresh reads, as a lost race is.
+ *
+ * <p>Every record sync reads has proved its content (the stores' reads check it,
+ * docs/design/0108-records-that-prove-their-content.md), and every blob it copies is checked
+ * against its reference, so sync never copies a corrupt record or blob. A key where either side
+ * holds one is reported in {@link SyncReport#corrupt} and stepped over: nothing is written for it
+ * on either side (a store also refuses to write over a corrupt record), and the other keys are
+ * synced as usual. A listing page fails only with the key right after its cursor
+ * ({@link dev.lethe.store.core.RevisionHash#checkPage}), so stepping over it loses no other key. A
+ * record that cannot be read at all (invalid JSON: the exception names no key) still stops the
+ * run, because the walk cannot tell which keys it would skip.
  */
 public final class Sync {
 
@@ -46,10 +61,13 @@ public final class Sync {
    * a streaming walk does not know how many keys follow.
    *
    * @throws java.io.UncheckedIOException on a store error; keys already handled stay written
+   * @throws CorruptRecordException for a record that cannot be read at all (no key named); keys
+   *     already handled stay written
    */
   public static SyncReport run(Store a, Store b, KeyPrefix prefix, SyncOptions options) {
-    Cursor onA = new Cursor(a, prefix);
-    Cursor onB = new Cursor(b, prefix);
+    Map<RecordKey, SyncCorrupt> corrupt = new TreeMap<>();
+    Cursor onA = new Cursor(a, prefix, "A", corrupt);
+    Cursor onB = new Cursor(b, prefix, "B", corrupt);
     int copied = 0;
     int fastForwarded = 0;
     int merged = 0;
@@ -63,47 +81,17 @@ public final class Sync {
       RecordKey key = retry ? batches.nextRetry() : first(onA.peek(), onB.peek());
       Optional<Record> ra = retry ? Optional.empty() : onA.takeIf(key);
       Optional<Record> rb = retry ? Optional.empty() : onB.takeIf(key);
-      boolean settled = false;
-      for (int attempt = retry ? 2 : 1; attempt <= options.maxAttempts() && !settled; attempt++) {
-        if (attempt > 1) {
-          ra = a.getRaw(key);
-          rb = b.getRaw(key);
+      if (!corrupt.containsKey(key)) {
+        try {
+          switch (syncKey(a, b, key, ra, rb, retry ? 2 : 1, batches, options, conflicts)) {
+            case COPIED -> copied++;
+            case FAST_FORWARDED -> fastForwarded++;
+            case MERGED -> merged++;
+            case NOTHING, HELD -> { }
+          }
+        } catch (CorruptRecordException e) {
+          corrupt.put(key, new SyncCorrupt(key, e.getMessage()));
         }
-        SyncAction action = SyncPlanner.plan(ra, rb);
-        if (action instanceof SyncAction.InSync) {
-          settled = true;
-        } else if (action instanceof SyncAction.Diverged d) {
-          conflicts.add(new SyncConflict(key, d.reason()));
-          settled = true;
-        } else if (action instanceof SyncAction.Copy c) {
-          if (attempt == 1) {
-            settled = batches.defer(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty(), true);
-          } else if (write(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
-            copied++;
-            settled = true;
-          }
-        } else if (action instanceof SyncAction.FastForward f) {
-          if (attempt == 1) {
-            settled = batches.defer(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
-                Optional.of(f.expected()), false);
-          } else if (write(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
-              Optional.of(f.expected()))) {
-            fastForwarded++;
-            settled = true;
-          }
-        } else if (action instanceof SyncAction.Merge m) {
-          // Both writes are attempted; if one loses a race the next pass sees the merged side.
-          boolean wa = write(b, a, m.merged(), Optional.of(m.expectedA()));
-          boolean wb = write(a, b, m.merged(), Optional.of(m.expectedB()));
-          if (wa && wb) {
-            merged++;
-            settled = true;
-          }
-        }
-      }
-      if (!settled) {
-        conflicts.add(new SyncConflict(key,
-            "still changing after " + options.maxAttempts() + " attempts"));
       }
       if (!retry) {
         options.progress().update(++done, 0);
@@ -111,7 +99,61 @@ public final class Sync {
     }
     copied += batches.copied;
     fastForwarded += batches.fastForwarded;
-    return new SyncReport(copied, fastForwarded, merged, conflicts, conflicts.isEmpty());
+    return new SyncReport(copied, fastForwarded, merged, conflicts, List.copyOf(corrupt.values()),
+        conflicts.isEmpty() && corrupt.isEmpty());
+  }
+
+  /** What syncing one key did. */
+  private enum Outcome { NOTHING, COPIED, FAST_FORWARDED, MERGED, HELD }
+
+  /**
+   * Syncs one key, re-reading and re-planning after a write that lost a race; adds a conflict to
+   * {@code conflicts} if it has one.
+   *
+   * @throws CorruptRecordException if a side's record at {@code key} is corrupt
+   */
+  private static Outcome syncKey(Store a, Store b, RecordKey key, Optional<Record> ra, Optional<Record> rb,
+      int firstAttempt, Batches batches, SyncOptions options, List<SyncConflict> conflicts) {
+    for (int attempt = firstAttempt; attempt <= options.maxAttempts(); attempt++) {
+      if (attempt > 1) {
+        ra = a.getRaw(key);
+        rb = b.getRaw(key);
+      }
+      SyncAction action = SyncPlanner.plan(ra, rb);
+      if (action instanceof SyncAction.InSync) {
+        return Outcome.NOTHING;
+      } else if (action instanceof SyncAction.Diverged d) {
+        conflicts.add(new SyncConflict(key, d.reason()));
+        return Outcome.NOTHING;
+      } else if (action instanceof SyncAction.Copy c) {
+        if (attempt == 1) {
+          // held for a batch (docs/design/0115-batched-raw-writes.md), counted when it commits
+          batches.defer(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty(), true);
+          return Outcome.HELD;
+        }
+        if (write(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
+          return Outcome.COPIED;
+        }
+      } else if (action instanceof SyncAction.FastForward f) {
+        if (attempt == 1) {
+          batches.defer(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(), Optional.of(f.expected()), false);
+          return Outcome.HELD;
+        }
+        if (write(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
+            Optional.of(f.expected()))) {
+          return Outcome.FAST_FORWARDED;
+        }
+      } else if (action instanceof SyncAction.Merge m) {
+        // Both writes are attempted; if one loses a race the next pass sees the merged side.
+        boolean wa = write(b, a, m.merged(), Optional.of(m.expectedA()));
+        boolean wb = write(a, b, m.merged(), Optional.of(m.expectedB()));
+        if (wa && wb) {
+          return Outcome.MERGED;
+        }
+      }
+    }
+    conflicts.add(new SyncConflict(key, "still changing after " + options.maxAttempts() + " attempts"));
+    return Outcome.NOTHING;
   }
 
   private static RecordKey first(Record x, Record y) {
@@ -124,24 +166,41 @@ public final class Sync {
     return x.key().compareTo(y.key()) <= 0 ? x.key() : y.key();
   }
 
-  /** One side's raw listing, read a page at a time. */
+  /** One side's raw listing, read a page at a time, stepping over corrupt records. */
   private static final class Cursor {
     private final Store store;
     private final KeyPrefix prefix;
+    private final String side;
+    private final Map<RecordKey, SyncCorrupt> corrupt;
     private List<Record> page = List.of();
     private int index;
     private Optional<RecordKey> after = Optional.empty();
     private boolean last;
 
-    Cursor(Store store, KeyPrefix prefix) {
+    Cursor(Store store, KeyPrefix prefix, String side, Map<RecordKey, SyncCorrupt> corrupt) {
       this.store = store;
       this.prefix = prefix;
+      this.side = side;
+      this.corrupt = corrupt;
     }
 
-    /** The next record in key order, or null at the end. */
+    /** The next sound record in key order, or null at the end. */
     Record peek() {
       while (index == page.size() && !last) {
-        Page p = store.listRawPage(prefix, after, PAGE_SIZE);
+        Page p;
+        try {
+          p = store.listRawPage(prefix, after, PAGE_SIZE);
+        } catch (CorruptRecordException e) {
+          RecordKey bad = e.key().orElseThrow(() -> e);
+          if (after.isPresent() && bad.compareTo(after.get()) <= 0) {
+            throw e; // not the key right after the cursor: stepping over it could skip others
+          }
+          corrupt.put(bad, new SyncCorrupt(bad, "on " + side + ": " + e.getMessage()));
+          page = List.of();
+          index = 0;
+          after = Optional.of(bad);
+          continue;
+        }
         page = p.records();
         index = 0;
         after = p.next();
@@ -215,7 +274,16 @@ public final class Sync {
       if (pending.isEmpty()) {
         return;
       }
-      List<PutResult> results = to.putRawBatch(pending.stream().map(Pending::put).toList());
+      List<PutResult> results;
+      try {
+        results = to.putRawBatch(pending.stream().map(Pending::put).toList());
+      } catch (CorruptRecordException e) {
+        // a store refuses to write over a corrupt record: re-run each held key on its own, so
+        // only the corrupt one is stepped over (the failed chunk wrote nothing of its own)
+        pending.forEach(p -> retries.add(p.put().record().key()));
+        pending.clear();
+        return;
+      }
       for (int i = 0; i < pending.size(); i++) {
         Pending p = pending.get(i);
         if (results.get(i) instanceof Committed) {
@@ -245,6 +313,11 @@ public final class Sync {
       if (!to.blobs().contains(hash)) {
         byte[] content = from.blobs().get(hash).orElseThrow(() -> new IllegalStateException(
             "Cannot sync " + record.key() + ": blob " + hash + " is missing from its source store"));
+        Body.Blob ref = record.body() instanceof Body.Blob b && b.hash().equals(hash)
+            ? b : new Body.Blob(hash, content.length);
+        RevisionHash.blobProblem(ref, content).ifPresent(p -> {
+          throw new CorruptRecordException(record.key(), "blob store of " + from, p);
+        });
         to.blobs().put(content);
       }
     }

@@ -5,6 +5,7 @@ import dev.lethe.store.core.MergeClass;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.ancestry.Ancestry;
 import dev.lethe.store.core.sync.SyncAction.Side;
 import java.util.ArrayList;
@@ -16,7 +17,10 @@ import java.util.Optional;
  * docs/design/0203-store-model.md "Ancestry"):
  *
  * <ol>
- *   <li>same revision, or both absent: in sync;
+ *   <li>both absent, or the same revision and the same kind: in sync. The same revision with
+ *       different kinds (a format-1 live record whose body is the tombstone domain string against
+ *       a tombstone, docs/design/0108-records-that-prove-their-content.md) is diverged, never
+ *       converged;
  *   <li>one side absent: copy;
  *   <li>one side's revision is among the other's ancestors: fast-forward the side that is behind;
  *   <li>both tombstones: the higher {@code (counter, hash)} wins on both sides;
@@ -46,6 +50,11 @@ public final class SyncPlanner {
     Record ra = a.get();
     Record rb = b.get();
     if (ra.revision().equals(rb.revision())) {
+      if (!ra.kind().equals(rb.kind())) {
+        return new SyncAction.Diverged("same revision " + ra.revision() + " but kind " + ra.kind()
+            + " on A and " + rb.kind() + " on B" + (ra.isTombstone() || rb.isTombstone()
+                ? " (deleted on one side, edited on the other)" : ""));
+      }
       return new SyncAction.InSync();
     }
     if (Ancestry.descendsFrom(ra, rb)) {
@@ -88,7 +97,7 @@ public final class SyncPlanner {
     Body.Inline lowBody = aLow ? ia : ib;
     Body.Inline highBody = aLow ? ib : ia;
     Body merged = new Body.Inline(LineUnion.merge(lowBody.bytes(), highBody.bytes()));
-    Revision rev = new Revision(high.revision().counter() + 1, merged.contentHash());
+    Revision rev = RevisionHash.revision(high.revision().counter() + 1, high.kind(), merged);
     List<Revision> ancestors = new ArrayList<>();
     ancestors.add(high.revision());
     ancestors.add(low.revision());

@@ -10,11 +10,14 @@ import java.util.List;
  *     was overwritten
  * @param merged keys merged by line union and written to both sides
  * @param conflicts keys left diverged, neither side written
+ * @param corrupt keys where a side holds a corrupt record, neither side written, in key order
  * @param converged whether both sides now hold the same revision for every key under the prefix
+ *     (never with conflicts or corrupt records)
  */
 public record SyncReport(int copied, int fastForwarded, int merged, List<SyncConflict> conflicts,
-    boolean converged) {
+    List<SyncCorrupt> corrupt, boolean converged) {
   public SyncReport {
     conflicts = List.copyOf(conflicts);
+    corrupt = List.copyOf(corrupt);
   }
 }

@@ -9,7 +9,9 @@ import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.tombstone.Tombstones;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,7 @@ class RecordJsonTest {
   private final Revision r1 = new Revision(1, ContentHash.ofUtf8("a"));
 
   private Record full(Body body) {
-    return new Record(key, Kind.LOG, new Revision(2, body.contentHash()), r1, List.of(r1), body,
+    return new Record(key, Kind.LOG, RevisionHash.revision(2, Kind.LOG, body), r1, List.of(r1), body,
         new Meta("alice", "laptop", 10L, 20L, Map.of("b", "2", "a", "1")), null, null,
         List.of(new RecordKey("ns", "col", "other")));
   }
@@ -40,17 +42,31 @@ class RecordJsonTest {
   }
 
   @Test
+  void aFormatOneRecordIsReadAsFormatOneAndWrittenBackUnchanged() {
+    Body body = Body.Inline.text("hello\n");
+    Record v1 = new Record(key, Kind.DOCUMENT, new Revision(1, ContentHash.ofUtf8("hello\n")), null, List.of(),
+        body, Meta.EMPTY, null, null, List.of(), FormatVersion.V1);
+    String text = json.format(v1);
+    assertThat(text).startsWith("{\n  \"format\" : 1,");
+    Record read = json.parse(text);
+    assertThat(read.format()).isEqualTo(FormatVersion.V1);
+    assertThat(read).isEqualTo(v1);
+    assertThat(json.format(read)).isEqualTo(text);
+    assertThat(RevisionHash.problem(read)).isEmpty();
+  }
+
+  @Test
   void theJsonIsHumanReadableWithAFormatVersionAndFixedFieldOrder() {
     String text = json.format(full(Body.Inline.text("hello")));
-    assertThat(text).startsWith("{\n  \"format\" : 1,\n  \"key\" : \"ns/col/id\",\n  \"kind\" : \"log\"");
+    assertThat(text).startsWith("{\n  \"format\" : 2,\n  \"key\" : \"ns/col/id\",\n  \"kind\" : \"log\"");
     assertThat(text).contains("\"text\" : \"hello\"").contains("\"labels\" : {\n      \"a\" : \"1\"");
   }
 
   @Test
   void anUnknownFormatVersionIsALoudError() {
-    String text = json.format(full(Body.Inline.text("x"))).replace("\"format\" : 1", "\"format\" : 2");
+    String text = json.format(full(Body.Inline.text("x"))).replace("\"format\" : 2", "\"format\" : 3");
     assertThatThrownBy(() -> json.parse(text)).isInstanceOf(UnsupportedFormatException.class)
-        .hasMessageContaining("format version 2 is not supported");
+        .hasMessageContaining("format version 3 is not supported");
   }
 
   @Test

@@ -1,6 +1,9 @@
 package dev.lethe.store.core.memory;
 
+import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
+import dev.lethe.store.core.format.RecordJson;
+import java.util.function.UnaryOperator;
 import dev.lethe.store.core.conformance.StoreConformance;
 import dev.lethe.store.core.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +24,12 @@ class MemoryStoreConformanceTest {
         .hasMessage("ancestor cap must be at least 1");
   }
 
+  /** Replaces the record object the memory store holds, bypassing every check, as damage would. */
+  static void tamper(MemoryStore s, RecordKey k, UnaryOperator<String> edit) {
+    RecordJson json = new RecordJson();
+    s.write(json.parse(edit.apply(json.format(s.read(k).orElseThrow()))));
+  }
+
   @Nested
   class AtCap32 extends StoreConformance {
     AtCap32() {
@@ -30,6 +39,16 @@ class MemoryStoreConformanceTest {
     @Override
     protected Store open(int ancestorCap, MutableClock clock) {
       return new MemoryStore(ancestorCap, clock);
+    }
+
+    @Override
+    protected boolean canTamper() {
+      return true;
+    }
+
+    @Override
+    protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) {
+      MemoryStoreConformanceTest.tamper((MemoryStore) s, k, edit);
     }
   }
 
@@ -42,6 +61,16 @@ class MemoryStoreConformanceTest {
     @Override
     protected Store open(int ancestorCap, MutableClock clock) {
       return new MemoryStore(ancestorCap, clock);
+    }
+
+    @Override
+    protected boolean canTamper() {
+      return true;
+    }
+
+    @Override
+    protected void tamper(Store s, RecordKey k, UnaryOperator<String> edit) {
+      MemoryStoreConformanceTest.tamper((MemoryStore) s, k, edit);
     }
   }
 }

@@ -8,7 +8,9 @@ import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.tombstone.Tombstones;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -21,7 +23,7 @@ class SyncPlannerTest {
 
   private Record rec(Kind kind, long counter, String text, Revision... ancestors) {
     Body b = Body.Inline.text(text);
-    return new Record(key, kind, new Revision(counter, b.contentHash()),
+    return new Record(key, kind, RevisionHash.revision(counter, kind, b),
         ancestors.length == 0 ? null : ancestors[0], List.of(ancestors), b, Meta.EMPTY, null, null, List.of());
   }
 
@@ -53,6 +55,27 @@ class SyncPlannerTest {
     assertThat(((Body.Inline) ab.merged().body()).text()).isEqualTo("x\ny\nz\nw\n");
     assertThat(ab.merged().revision().counter()).isEqualTo(4);
     assertThat(ab.merged().ancestors()).contains(a.revision(), b.revision(), base.revision());
+    assertThat(RevisionHash.problem(ab.merged())).isEmpty();
+  }
+
+  @Test
+  void theSameRevisionWithDifferentKindsIsDivergedNeverInSync() {
+    // A format-1 live record whose body is the tombstone domain string has a tombstone's hash.
+    Record base = rec(Kind.DOCUMENT, 1, "a");
+    Record t = Tombstones.of(base, Optional.empty(), 1, 32);
+    Body domain = Body.Inline.text(Tombstones.DOMAIN);
+    Record v1Edit = new Record(key, Kind.DOCUMENT, new Revision(2, RevisionHash.of(FormatVersion.V1, Kind.DOCUMENT, domain)),
+        base.revision(), List.of(base.revision()), domain, Meta.EMPTY, null, null, List.of(), FormatVersion.V1);
+    assertThat(v1Edit.revision()).isEqualTo(t.revision());
+    assertThat(RevisionHash.problem(v1Edit)).isEmpty();
+    assertThat(SyncPlanner.plan(Optional.of(t), Optional.of(v1Edit)))
+        .isInstanceOfSatisfying(SyncAction.Diverged.class, d -> assertThat(d.reason())
+            .contains("same revision").contains("kind tombstone on A and document on B"));
+    assertThat(SyncPlanner.plan(Optional.of(v1Edit), Optional.of(t))).isInstanceOf(SyncAction.Diverged.class);
+    // two live kinds at one format-1 revision (the same content) are diverged too
+    Record asLog = new Record(key, Kind.LOG, v1Edit.revision(), base.revision(), List.of(base.revision()), domain,
+        Meta.EMPTY, null, null, List.of(), FormatVersion.V1);
+    assertThat(SyncPlanner.plan(Optional.of(asLog), Optional.of(v1Edit))).isInstanceOf(SyncAction.Diverged.class);
   }
 
   @Test

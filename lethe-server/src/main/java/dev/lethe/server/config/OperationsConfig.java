@@ -1,0 +1,44 @@
+package dev.lethe.server.config;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The operational keys of {@code lethe server}: who may scrape {@code /metrics} and how long a stop
+ * waits for requests in flight (docs/design/0410-operations.md).
+ */
+public final class OperationsConfig {
+  /** Default of {@link ConfigKeys#SHUTDOWN_TIMEOUT_MS}: 10 s. */
+  public static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+  /** Largest {@link ConfigKeys#SHUTDOWN_TIMEOUT_MS}: one hour. */
+  public static final long MAX_SHUTDOWN_TIMEOUT_MS = 3_600_000;
+
+  private OperationsConfig() {}
+
+  /**
+   * {@link ConfigKeys#METRICS_PUBLIC}; default false.
+   *
+   * @throws ConfigException naming the key when the value is not {@code true} or {@code false}
+   */
+  public static boolean metricsPublic(Map<String, String> values) {
+    String v = values.get(ConfigKeys.METRICS_PUBLIC);
+    if (v == null) {
+      return false;
+    }
+    return switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ConfigException("Invalid " + ConfigKeys.METRICS_PUBLIC + ": expected true or false: " + v);
+    };
+  }
+
+  /**
+   * {@link ConfigKeys#SHUTDOWN_TIMEOUT_MS} in ms; default {@value #DEFAULT_SHUTDOWN_TIMEOUT_MS}.
+   *
+   * @throws ConfigException naming the key when the value is not a number in 0..{@value #MAX_SHUTDOWN_TIMEOUT_MS}
+   */
+  public static long shutdownTimeoutMs(Map<String, String> values) {
+    return AsyncPurgeConfig.number(values, ConfigKeys.SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, 0,
+        MAX_SHUTDOWN_TIMEOUT_MS);
+  }
+}
