@@ -105,4 +105,35 @@ class SyncBatchingTest {
     assertThat(b.getRaw(fresh.key())).contains(fresh);
     assertThat(a.getRaw(v2.key())).contains(v2);
   }
+
+  @Test
+  void aBatchRefusedOverOneCorruptRecordStepsOverThatKeyOnly() {
+    MemoryStore a = new MemoryStore(32, Clock.systemUTC());
+    MemoryStore b = new MemoryStore(32, Clock.systemUTC());
+    for (int i = 0; i < 10; i++) {
+      put(a, "k" + i, "v" + i, Optional.empty());
+    }
+    RecordKey bad = new RecordKey("n", "c", "k4");
+    // B's stored k4 is unreadable: any write of it (batched or not) is refused, as a store refuses
+    // to write over a corrupt record
+    Store corruptAtK4 = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
+        (proxy, m, args) -> {
+          boolean touchesBad = (m.getName().equals("putRaw") && ((Record) args[0]).key().equals(bad))
+              || (m.getName().equals("putRawBatch")
+                  && ((List<?>) args[0]).stream().anyMatch(i -> ((RawPut) i).record().key().equals(bad)));
+          if (touchesBad) {
+            throw new dev.lethe.store.core.format.CorruptRecordException(bad, "test", "damaged");
+          }
+          try {
+            return m.invoke(b, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    SyncReport r = Sync.run(a, corruptAtK4, KeyPrefix.namespace("n"), SyncOptions.DEFAULTS);
+    assertThat(r.corrupt()).extracting(SyncCorrupt::key).containsExactly(bad);
+    assertThat(r.copied()).isEqualTo(9);
+    assertThat(b.getRaw(bad)).isEmpty();
+    assertThat(b.listRaw(KeyPrefix.all())).hasSize(9);
+  }
 }
