@@ -38,12 +38,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The store-over-the-network harness (issue 11; docs/benchmarks.md "Store over HTTP"): puts and
  * gets in-process and through a {@code lethe server} (real HTTP on loopback; the server runs in
  * this JVM) backed by PostgreSQL and by {@code file:}, with 1 and 8 client threads; sync of a
- * filled {@code file:} store into a server and into another {@code file:} store. Prints one table
- * row per measurement. Run by hand, never in CI:
+ * filled {@code file:} store into a server on PostgreSQL and on {@code file:} (sync writes through
+ * the batched raw put route, docs/design/0115-batched-raw-writes.md) and into another {@code file:}
+ * store. Prints one table row per measurement. Run by hand, never in CI:
  *
  * <pre>
  * java -Xmx1g -cp lethe-bench/target/lethe-bench.jar dev.lethe.bench.store.StoreNetBench \
- *     --pg 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --puts 10000 --server-sync 10000 --file-sync 100000
+ *     --pg 'jdbc:postgresql://127.0.0.1:5432/test?user=postgres' --puts 10000 --server-sync 100000 \
+ *     --server-fs-sync 5000 --file-sync 100000
  * </pre>
  *
  * Each PostgreSQL store lives in a schema of its own, dropped at the end.
@@ -62,6 +64,7 @@ public final class StoreNetBench {
     boolean skipPuts = false;
     int puts = 20_000;
     int serverSync = 10_000;
+    int serverFsSync = 5_000;
     int fileSync = 100_000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -69,9 +72,10 @@ public final class StoreNetBench {
         case "--skip-puts" -> skipPuts = true;
         case "--puts" -> puts = Integer.parseInt(args[++i]);
         case "--server-sync" -> serverSync = Integer.parseInt(args[++i]);
+        case "--server-fs-sync" -> serverFsSync = Integer.parseInt(args[++i]);
         case "--file-sync" -> fileSync = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-            + "; expected --pg JDBC_URL, --puts N, --server-sync N, --file-sync N");
+            + "; expected --pg JDBC_URL, --skip-puts, --puts N, --server-sync N, --server-fs-sync N, --file-sync N");
       }
     }
     List<Row> rows = new ArrayList<>() {
@@ -109,13 +113,18 @@ public final class StoreNetBench {
       }
       try (LetheServer server = server(root.resolve("server-fs"), "file:" + root.resolve("server-fs-store"))) {
         Store remote = RemoteStore.open("http://127.0.0.1:" + server.port(), Optional.empty());
-        for (int threads : new int[] {1, 8}) {
+        for (int threads : skipPuts ? new int[0] : new int[] {1, 8}) {
           rows.add(puts("put remote", "server on file:", remote, threads, Math.min(puts, 2_000), "remote" + threads));
         }
+        if (serverFsSync > 0) {
+          rows.add(sync("sync file: -> server", "server on file: (fsync)", root.resolve("laptop-fs"), remote, serverFsSync));
+        }
       }
-      FsStore to = new FsStore(root.resolve("file-to"), 32, Clock.systemUTC(), Durability.NO_FSYNC,
-          dev.lethe.store.fs.WriteObserver.NONE);
-      rows.add(sync("sync file: -> file: (no fsync)", "file:", root.resolve("file-from"), to, fileSync));
+      if (fileSync > 0) {
+        FsStore to = new FsStore(root.resolve("file-to"), 32, Clock.systemUTC(), Durability.NO_FSYNC,
+            dev.lethe.store.fs.WriteObserver.NONE);
+        rows.add(sync("sync file: -> file: (no fsync)", "file:", root.resolve("file-from"), to, fileSync));
+      }
     } finally {
       for (String s : schemas) {
         drop(pg, s);

@@ -39,6 +39,11 @@ final class StoreRequests {
     return new RecordKey(ctx.pathParam("ns"), ctx.pathParam("col"), ctx.pathParam("id"));
   }
 
+  /** The namespace named by the path, validated as a key's namespace. */
+  static String namespace(Context ctx) {
+    return new KeyPrefix(ctx.pathParam("ns"), null).namespace();
+  }
+
   /** The prefix named by the path: the whole store, a namespace, or a collection. */
   static KeyPrefix prefix(Context ctx) {
     String ns = ctx.pathParamMap().get("ns");
@@ -180,6 +185,53 @@ final class StoreRequests {
       throw new IllegalArgumentException("Invalid record: its key " + r.key() + " does not match the path's key " + key);
     }
     return r;
+  }
+
+  /**
+   * A batched raw put's body (docs/store.md "Batched raw writes"): a JSON array of 1 to {@code
+   * maxItems} objects {@code {"record": RECORD, "expected": REVISION | null}}, every record in
+   * namespace {@code namespace}; an absent or null {@code expected} means "must not exist", as
+   * {@code If-None-Match: *} on the single route.
+   *
+   * @throws IllegalArgumentException naming the first bad item (by index) for anything else; the
+   *     whole batch is refused
+   */
+  static java.util.List<dev.lethe.store.core.RawPut> rawBatch(byte[] body, String namespace, int maxItems) {
+    JsonNode n = StrictJson.read(body, "batch");
+    if (!n.isArray()) {
+      throw new IllegalArgumentException("Invalid batch: expected a JSON array of {record, expected} items");
+    }
+    if (n.isEmpty() || n.size() > maxItems) {
+      throw new IllegalArgumentException("Invalid batch: " + n.size() + " items, expected 1 to " + maxItems
+          + " (nothing written)");
+    }
+    java.util.List<dev.lethe.store.core.RawPut> items = new java.util.ArrayList<>(n.size());
+    for (int i = 0; i < n.size(); i++) {
+      JsonNode item = n.get(i);
+      try {
+        if (!item.isObject()) {
+          throw new IllegalArgumentException("expected an object {record, expected}");
+        }
+        for (Iterator<String> it = item.fieldNames(); it.hasNext(); ) {
+          String f = it.next();
+          if (!f.equals("record") && !f.equals("expected")) {
+            throw new IllegalArgumentException("unknown field '" + f + "'");
+          }
+        }
+        JsonNode rec = item.get("record");
+        if (rec == null || !rec.isObject()) {
+          throw new IllegalArgumentException("'record' must be a record object");
+        }
+        Record r = RECORD_JSON.fromJson(rec);
+        if (!r.key().namespace().equals(namespace)) {
+          throw new IllegalArgumentException("its key " + r.key() + " is not in the path's namespace " + namespace);
+        }
+        items.add(new dev.lethe.store.core.RawPut(r, revision(item)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Invalid batch item " + i + ": " + e.getMessage() + " (nothing written)", e);
+      }
+    }
+    return items;
   }
 
   /**

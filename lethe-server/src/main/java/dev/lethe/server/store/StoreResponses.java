@@ -56,6 +56,33 @@ final class StoreResponses {
     }
   }
 
+  /**
+   * A batched raw put's answer: 200 {@code {"results": [...]}}, one object per item in order, with
+   * the single route's status ({@code 201} created, {@code 200} written over the expected
+   * revision, {@code 409} conflict, {@code 412} NotFound) and the record ({@code 201}, {@code 200}:
+   * as written; {@code 409}: the stored one) or, for {@code 412}, a {@code message}.
+   */
+  static void batch(Context ctx, java.util.List<dev.lethe.store.core.RawPut> items, java.util.List<PutResult> results) {
+    ObjectNode body = StrictJson.mapper().createObjectNode();
+    ArrayNode out = body.putArray("results");
+    for (int i = 0; i < results.size(); i++) {
+      PutResult r = results.get(i);
+      ObjectNode o = out.addObject();
+      if (r instanceof Committed c) {
+        o.put("status", items.get(i).expected().isEmpty() ? 201 : 200);
+        o.set("record", RECORD_JSON.toJson(c.record()));
+      } else if (r instanceof Conflict c) {
+        o.put("status", 409);
+        o.set("record", RECORD_JSON.toJson(c.current()));
+      } else if (r instanceof NotFound) {
+        o.put("status", 412);
+        o.put("message", "Cannot put " + items.get(i).record().key()
+            + ": an expected revision was given but the key is absent (re-read it)");
+      }
+    }
+    json(ctx, 200, body);
+  }
+
   static void delete(Context ctx, DeleteResult result) {
     if (result instanceof Conflict c) {
       record(ctx, 409, c.current());
@@ -101,6 +128,7 @@ final class StoreResponses {
     body.put("formatVersion", info.formatVersion());
     body.put("ancestorCap", info.ancestorCap());
     body.put("maxPageSize", info.maxPageSize());
+    body.put("maxBatchItems", info.maxBatchItems());
     json(ctx, 200, body);
   }
 

@@ -23,12 +23,13 @@ import java.util.Optional;
  * <table>
  *   <caption>Routes</caption>
  *   <tr><th>route</th><th>success</th></tr>
- *   <tr><td>{@code GET /store/v1}</td><td>200 {@code {formatVersion, ancestorCap, maxPageSize}}</td></tr>
+ *   <tr><td>{@code GET /store/v1}</td><td>200 {@code {formatVersion, ancestorCap, maxPageSize, maxBatchItems}}</td></tr>
  *   <tr><td>{@code GET|PUT|DELETE /store/v1/records/{ns}/{col}/{id}}</td><td>200 record / 200, 201 / 200 tombstone, 204</td></tr>
  *   <tr><td>{@code GET /store/v1/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, live only</td></tr>
  *   <tr><td>{@code GET|PUT /store/v1/raw/records/{ns}/{col}/{id}}</td><td>200 record, 204 absent / 200, 201</td></tr>
  *   <tr><td>{@code GET /store/v1/raw/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, tombstones included</td></tr>
  *   <tr><td>{@code POST /store/v1/raw/purge/{ns}/{col}/{id}}</td><td>204</td></tr>
+ *   <tr><td>{@code POST /store/v1/raw/batch/{ns}}</td><td>200 {@code {results: [{status, record | message}]}}</td></tr>
  *   <tr><td>{@code PUT|GET|HEAD|DELETE /store/v1/blobs/{hash}}, {@code GET /store/v1/blobs}</td><td>200</td></tr>
  * </table>
  */
@@ -66,6 +67,7 @@ public final class StoreRoutes {
     routes.get(ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::getRaw));
     routes.put(ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::putRaw));
     routes.post(ROOT + "/raw/purge" + KEY, ctx -> run(ctx, service, this::purge));
+    routes.post(ROOT + "/raw/batch/{ns}", ctx -> run(ctx, service, this::putRawBatch));
 
     routes.get(ROOT + "/blobs", ctx -> run(ctx, service, this::listBlobs));
     routes.put(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::putBlob));
@@ -139,6 +141,17 @@ public final class StoreRoutes {
     Record record = StoreRequests.rawRecord(ctx.bodyAsBytes(), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
+  }
+
+  private void putRawBatch(Context ctx, Optional<Principal> auth) {
+    String namespace = StoreRequests.namespace(ctx);
+    if (ctx.header("If-Match") != null || ctx.header("If-None-Match") != null) {
+      throw new IllegalArgumentException("Invalid request: a batch takes each item's expected revision in its body, "
+          + "not If-Match or If-None-Match");
+    }
+    java.util.List<dev.lethe.store.core.RawPut> items =
+        StoreRequests.rawBatch(ctx.bodyAsBytes(), namespace, StoreService.MAX_BATCH_ITEMS);
+    StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
   }
 
   private void purge(Context ctx, Optional<Principal> auth) {

@@ -10,6 +10,7 @@ import dev.lethe.store.core.DeleteResult;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
@@ -46,8 +47,9 @@ public final class StoreService {
    * @param formatVersion the record format version the server reads and writes
    * @param ancestorCap ancestors the store keeps per record
    * @param maxPageSize the largest {@code pageSize}
+   * @param maxBatchItems the most items of one batched raw put
    */
-  public record Info(int formatVersion, int ancestorCap, int maxPageSize) {}
+  public record Info(int formatVersion, int ancestorCap, int maxPageSize, int maxBatchItems) {}
 
   /**
    * A page of the blob listing.
@@ -56,6 +58,9 @@ public final class StoreService {
    * @param next the last hash of a full page, empty when nothing follows
    */
   public record BlobPage(List<BlobInfo> blobs, Optional<String> next) {}
+
+  /** The most items of one {@code POST /store/v1/raw/batch/{ns}}. */
+  public static final int MAX_BATCH_ITEMS = 1000;
 
   private final Store store;
   private final AccessCheck access;
@@ -100,7 +105,7 @@ public final class StoreService {
 
   Info info(Optional<Principal> auth) {
     authorize(auth, StoreAction.INFO, Optional.empty());
-    return new Info(RecordJson.FORMAT_VERSION, store.ancestorCap(), Page.MAX_LIMIT);
+    return new Info(RecordJson.FORMAT_VERSION, store.ancestorCap(), Page.MAX_LIMIT, MAX_BATCH_ITEMS);
   }
 
   Optional<Record> get(Optional<Principal> auth, RecordKey key) {
@@ -140,6 +145,27 @@ public final class StoreService {
     requireBlobs(record);
     Optional<String> author = StoreAuthorship.rawAuthor(auth, Optional.ofNullable(record.meta().author()));
     return store.putRaw(record.withMeta(record.meta().withAuthor(author.orElse(null))), expected);
+  }
+
+  /**
+   * Raw puts of a batch in namespace {@code namespace}: the caller needs write on it (as for each
+   * single raw put), every item's blobs must be stored, and each item's author is stamped as the
+   * single route stamps it; then one {@link Store#putRawBatch} call decides each item as its own
+   * {@code putRaw} (docs/design/0115-batched-raw-writes.md). A refused check writes nothing.
+   *
+   * @param items parsed items, every key in {@code namespace}
+   * @return one result per item, in order
+   */
+  List<PutResult> putRawBatch(Optional<Principal> auth, String namespace, List<RawPut> items) {
+    authorize(auth, StoreAction.PUT_RAW, Optional.of(namespace));
+    List<RawPut> stamped = new java.util.ArrayList<>(items.size());
+    for (RawPut item : items) {
+      Record record = item.record();
+      requireBlobs(record);
+      Optional<String> author = StoreAuthorship.rawAuthor(auth, Optional.ofNullable(record.meta().author()));
+      stamped.add(new RawPut(record.withMeta(record.meta().withAuthor(author.orElse(null))), item.expected()));
+    }
+    return store.putRawBatch(stamped);
   }
 
   DeleteResult purge(Optional<Principal> auth, RecordKey key, Optional<Revision> expected) {

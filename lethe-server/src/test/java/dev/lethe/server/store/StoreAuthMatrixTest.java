@@ -173,6 +173,9 @@ class StoreAuthMatrixTest {
         new Route("GET raw list whole store", call(c -> send(c, "GET", "/store/v1/raw/records", null)), 403, 403, 403, 200),
         new Route("PUT raw record", call(c -> send(c, "PUT", "/store/v1/raw/records/team/c/raw-" + c.id(),
             rawRecord(new RecordKey("team", "c", "raw-" + c.id()), "mallory"))), 403, 403, 201, 201),
+        new Route("POST raw batch", call(c -> send(c, "POST", "/store/v1/raw/batch/team",
+            "[{\"record\":" + rawRecord(new RecordKey("team", "c", "batch-" + c.id()), "mallory") + "}]")),
+            403, 403, 200, 200),
         new Route("POST purge", call(c -> send(c, "POST", "/store/v1/raw/purge/team/c/purge-" + c.id(), null,
             "If-Match", rev(toPurge.get(c).revision()))), 403, 403, 403, 204),
         new Route("PUT blob", call(c -> {
@@ -205,11 +208,12 @@ class StoreAuthMatrixTest {
       }
     }
     assertThat(mismatches).isEmpty();
-    assertThat(cells).isEqualTo(17 * 6);
+    assertThat(cells).isEqualTo(18 * 6);
     // what the refused calls did not do
     for (Caller c : List.of(Caller.NONE, Caller.WRONG, Caller.READER, Caller.OTHER)) {
       assertThat(store.getRaw(new RecordKey("team", "c", "put-" + c.id()))).as(c.id()).isEmpty();
       assertThat(store.getRaw(new RecordKey("team", "c", "raw-" + c.id()))).as(c.id()).isEmpty();
+      assertThat(store.getRaw(new RecordKey("team", "c", "batch-" + c.id()))).as(c.id()).isEmpty();
       assertThat(store.get(toDelete.get(c).key())).as(c.id()).contains(toDelete.get(c));
       assertThat(store.blobs().contains(blobToRemove.get(c))).as(c.id()).isTrue();
     }
@@ -239,6 +243,13 @@ class StoreAuthMatrixTest {
     Record stored = store.getRaw(raw).orElseThrow();
     assertThat(stored.meta().author()).isEqualTo("writer");
     assertThat(stored.revision().counter()).as("a raw put is otherwise verbatim").isEqualTo(1);
+
+    RecordKey batched = new RecordKey("team", "c", "forged-batch");
+    HttpResponse<String> batch = send(Caller.WRITER, "POST", "/store/v1/raw/batch/team",
+        "[{\"record\":" + rawRecord(batched, "alice") + "}]");
+    assertThat(batch.statusCode()).as(batch.body()).isEqualTo(200);
+    assertThat(batch.body()).contains("\"status\":201");
+    assertThat(store.getRaw(batched).orElseThrow().meta().author()).as("each batch item is stamped").isEqualTo("writer");
 
     // a put with no claim is the writer's too
     HttpResponse<String> unclaimed = send(Caller.WRITER, "PUT", "/store/v1/records/team/c/unclaimed", "{\"body\":{\"text\":\"v\"}}");

@@ -182,7 +182,7 @@ class StoreRoutesTest {
   void infoNamesTheFormatTheCapAndTheLargestPage() throws Exception {
     HttpResponse<byte[]> r = send("GET", "/store/v1", null);
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(text(r)).isEqualTo("{\"formatVersion\":2,\"ancestorCap\":32,\"maxPageSize\":1000}");
+    assertThat(text(r)).isEqualTo("{\"formatVersion\":2,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
   }
 
   @Test

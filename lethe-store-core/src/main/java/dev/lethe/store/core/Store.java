@@ -101,6 +101,30 @@ public interface Store {
   PutResult putRaw(Record record, Optional<Revision> expected);
 
   /**
+   * Writes several records raw, each decided exactly as {@link #putRaw} would decide it alone
+   * (docs/design/0115-batched-raw-writes.md): batching saves round trips and transactions, never
+   * changes an outcome. The items are applied in order (a key named twice sees the first item's
+   * write), and an item's {@link Conflict} or {@link NotFound} does not stop the others. Not
+   * atomic: on a thrown failure, earlier items may or may not be written (a re-run is safe, as each
+   * item is conditional).
+   *
+   * <p>The default calls {@link #putRaw} once per item, so every substrate supports it; a
+   * substrate overrides it to save work (the JDBC store: one transaction per chunk; the remote
+   * client: one request per chunk).
+   *
+   * @param items the writes, any number; an empty list does nothing
+   * @return one result per item, in the items' order
+   * @throws IllegalArgumentException as {@link #putRaw} for an invalid item
+   */
+  default List<PutResult> putRawBatch(List<RawPut> items) {
+    List<PutResult> out = new java.util.ArrayList<>(items.size());
+    for (RawPut item : items) {
+      out.add(putRaw(item.record(), item.expected()));
+    }
+    return out;
+  }
+
+  /**
    * Physically removes a record, the only physical removal in a store. Absent: {@link Deleted}
    * (no-op). Stored revision equal to {@code expected}: removed, {@link Deleted}. Anything else,
    * including an empty {@code expected} over a stored record: {@link Conflict}.

@@ -3,16 +3,24 @@ package dev.lethe.store.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.blob.BlobStore;
 import dev.lethe.store.core.planner.Plan;
+import dev.lethe.store.core.planner.RawPutPlanner;
 import dev.lethe.store.core.substrate.PlannedStore;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
@@ -44,6 +52,8 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
   public static final String HISTORY_TABLE = "lethe_store_schema_history";
   /** How often a write that lost a race is re-run from its read before it fails. */
   public static final int MAX_ATTEMPTS = 8;
+  /** Raw puts per transaction of {@link #putRawBatch}. */
+  public static final int BATCH_CHUNK = 500;
 
   private final HikariDataSource ds;
   private final JdbcVendor vendor;
@@ -155,6 +165,78 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
         }
       } catch (SQLException e) {
         throw SqlFailure.of("Cannot write " + key, url, e);
+      }
+    }
+  }
+
+  /**
+   * Raw puts in one transaction per chunk of {@value #BATCH_CHUNK} items
+   * (docs/design/0115-batched-raw-writes.md): one {@code SELECT … FOR UPDATE} locks the chunk's
+   * rows, {@link RawPutPlanner} decides each item from its key's row exactly as {@link #putRaw}
+   * would (an item naming a key an earlier item wrote is planned from that write), then the
+   * writes go as one JDBC batch of inserts and one of updates, and the chunk commits. A conflict
+   * or NotFound is an item's result and does not stop the others. A lost race (a concurrent insert
+   * of a key the chunk saw absent, a deadlock) rolls the chunk back and re-runs it from its read,
+   * up to {@value #MAX_ATTEMPTS} times. Chunks commit one after another: a failure thrown in a
+   * later chunk leaves the earlier ones written.
+   */
+  @Override
+  public List<PutResult> putRawBatch(List<RawPut> items) {
+    // as putRaw: a record that does not prove its content is refused before anything is written
+    for (RawPut item : items) {
+      dev.lethe.store.core.RevisionHash.problem(item.record()).ifPresent(p -> {
+        throw new IllegalArgumentException("Cannot put " + item.record().key() + ": " + p + " (nothing written)");
+      });
+    }
+    List<PutResult> out = new ArrayList<>(items.size());
+    for (int from = 0; from < items.size(); from += BATCH_CHUNK) {
+      out.addAll(putRawChunk(items.subList(from, Math.min(items.size(), from + BATCH_CHUNK))));
+    }
+    return out;
+  }
+
+  private List<PutResult> putRawChunk(List<RawPut> chunk) {
+    List<RecordKey> keys = chunk.stream().map(i -> i.record().key()).distinct().toList();
+    for (int attempt = 1; ; attempt++) {
+      try (Connection c = ds.getConnection()) {
+        c.setAutoCommit(false);
+        try {
+          Map<RecordKey, Record> stored = records.selectForUpdate(c, keys);
+          // as putRaw: never plan over a stored record that does not prove its content
+          stored.values().forEach(r -> dev.lethe.store.core.RevisionHash.check(r, locationOf(r.key())));
+          Set<RecordKey> hadRow = new HashSet<>(stored.keySet());
+          Map<RecordKey, Record> written = new LinkedHashMap<>();
+          List<PutResult> results = new ArrayList<>(chunk.size());
+          for (RawPut item : chunk) {
+            RecordKey key = item.record().key();
+            Plan<PutResult> plan = RawPutPlanner.plan(Optional.ofNullable(stored.get(key)), item.record(),
+                item.expected(), ancestorCap());
+            if (plan instanceof Plan.Write<PutResult> w) {
+              stored.put(key, w.record());
+              written.put(key, w.record());
+            }
+            results.add(plan.result());
+          }
+          List<Record> inserts = new ArrayList<>();
+          List<Record> updates = new ArrayList<>();
+          written.forEach((k, r) -> (hadRow.contains(k) ? updates : inserts).add(r));
+          records.writeAll(c, inserts, updates);
+          c.commit();
+          return results;
+        } catch (SQLException e) {
+          c.rollback();
+          if (attempt < MAX_ATTEMPTS && vendor.lostRace(e)) {
+            LOG.debug("Batch of {} raw puts lost a race (attempt {}): {}", chunk.size(), attempt, e.getSQLState());
+            continue;
+          }
+          throw e;
+        } catch (RuntimeException e) {
+          c.rollback();
+          throw e;
+        }
+      } catch (SQLException e) {
+        throw SqlFailure.of("Cannot write a batch of " + chunk.size() + " records from "
+            + chunk.get(0).record().key(), url, e);
       }
     }
   }

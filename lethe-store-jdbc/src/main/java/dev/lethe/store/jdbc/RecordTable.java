@@ -52,6 +52,76 @@ final class RecordTable {
   }
 
   /**
+   * Reads and locks ({@code SELECT … FOR UPDATE}) the rows of several keys in one statement, for a
+   * batch of writes planned in one transaction; keys without a row are absent from the answer and
+   * lock nothing (an insert relies on the primary key, as in {@link #select}).
+   *
+   * @param keys distinct keys, at least one
+   * @return the stored record per key that has a row
+   * @throws CorruptRecordException if a row's JSON is not a record of its key
+   */
+  java.util.Map<RecordKey, Record> selectForUpdate(Connection c, List<RecordKey> keys) throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + TABLE + " WHERE ");
+    for (int i = 0; i < keys.size(); i++) {
+      sql.append(i == 0 ? "" : " OR ").append("(key_namespace = ? AND key_collection = ? AND key_id = ?)");
+    }
+    // one lock order for every batch (the key order), so two batches over the same keys do not deadlock
+    sql.append(ORDER).append(" FOR UPDATE");
+    java.util.Map<RecordKey, Record> out = new java.util.HashMap<>();
+    try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+      int p = 1;
+      for (RecordKey k : keys) {
+        s.setString(p++, k.namespace());
+        s.setString(p++, k.collection());
+        s.setString(p++, k.id());
+      }
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          Record r = decode(rs);
+          out.put(r.key(), r);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Inserts rows for keys that had none when read, and replaces rows locked in this transaction,
+   * each as one JDBC batch.
+   *
+   * @throws SQLException with an integrity-constraint state if a concurrent transaction inserted
+   *     one of the keys first, or with state 40001 if a locked row vanished; the caller re-runs
+   */
+  void writeAll(Connection c, List<Record> inserts, List<Record> updates) throws SQLException {
+    if (!inserts.isEmpty()) {
+      try (PreparedStatement s = c.prepareStatement("INSERT INTO " + TABLE
+          + " (kind, revision_counter, revision_hash, deleted_at, record_json,"
+          + " key_namespace, key_collection, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+        for (Record r : inserts) {
+          bind(s, r);
+          s.addBatch();
+        }
+        s.executeBatch();
+      }
+    }
+    if (!updates.isEmpty()) {
+      try (PreparedStatement s = c.prepareStatement("UPDATE " + TABLE
+          + " SET kind = ?, revision_counter = ?, revision_hash = ?, deleted_at = ?, record_json = ?"
+          + " WHERE key_namespace = ? AND key_collection = ? AND key_id = ?")) {
+        for (Record r : updates) {
+          bind(s, r);
+          s.addBatch();
+        }
+        for (int n : s.executeBatch()) {
+          if (n != 1 && n != java.sql.Statement.SUCCESS_NO_INFO) {
+            throw new SQLException("a locked row vanished", "40001");
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * Inserts a row for a key that had none when it was read.
    *
    * @throws SQLException with an integrity-constraint state if a concurrent transaction inserted

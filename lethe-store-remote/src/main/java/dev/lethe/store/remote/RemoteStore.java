@@ -10,6 +10,7 @@ import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.NotFound;
 import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
@@ -67,6 +68,8 @@ public final class RemoteStore implements Store {
   public static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(5);
   /** Page size of {@link #list} and {@link #listRaw}, which walk the server's pages. */
   private static final int WALK_PAGE = 500;
+  /** Body bytes of one batched raw put, well under the server's 8 MiB default request limit. */
+  static final int BATCH_BYTES = 1 << 20;
 
   private static final Map<String, String> NONE = Map.of();
 
@@ -75,6 +78,8 @@ public final class RemoteStore implements Store {
   private final RecordJson json = new RecordJson();
   private final RemoteBlobStore blobs;
   private volatile Integer ancestorCap;
+  private volatile Integer maxBatchItems;
+  private volatile boolean batchUnsupported;
 
   private RemoteStore(StoreHttp http, String server) {
     this.http = http;
@@ -198,6 +203,116 @@ public final class RemoteStore implements Store {
     StoreHttp.Response r = http.send("PUT", "/raw/records/" + key, json.encode(record), expectation(expected),
         "Cannot put " + key);
     return putResult(r, key, "PUT /store/v1/raw/records/" + key, true);
+  }
+
+  /**
+   * Raw puts in as few requests as the server allows: {@code POST /store/v1/raw/batch/{ns}}, one
+   * per run of items in one namespace, at most the server's {@code maxBatchItems} ({@code GET
+   * /store/v1}) and about {@value #BATCH_BYTES} bytes of body each (a larger single record goes
+   * alone). The server decides each item as its own {@code putRaw}; the answers map as {@link
+   * #putRaw}'s (201/200 Committed, 409 Conflict, 412 NotFound). A server that has the raw routes but
+   * not this one (404 or 405, or no {@code maxBatchItems} in its settings) gets one {@code PUT} per
+   * item instead: still a raw route, never a consumer one.
+   *
+   * @throws IllegalArgumentException for a batch the server refuses as invalid (nothing of that
+   *     request written)
+   * @throws UncheckedIOException as {@link #putRaw}; requests already answered stay written
+   */
+  @Override
+  public List<PutResult> putRawBatch(List<RawPut> items) {
+    int max = maxBatchItems();
+    if (max <= 0) {
+      return Store.super.putRawBatch(items);
+    }
+    List<PutResult> out = new ArrayList<>(items.size());
+    int from = 0;
+    while (from < items.size()) {
+      String ns = items.get(from).record().key().namespace();
+      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+      body.write('[');
+      List<RawPut> chunk = new ArrayList<>();
+      while (from < items.size() && chunk.size() < max
+          && items.get(from).record().key().namespace().equals(ns)) {
+        RawPut item = items.get(from);
+        ObjectNode n = StrictJson.mapper().createObjectNode();
+        n.set("record", json.toJson(item.record()));
+        if (item.expected().isPresent()) {
+          n.set("expected", RevisionJson.toNode(item.expected().get()));
+        }
+        byte[] encoded = n.toString().getBytes(StandardCharsets.UTF_8);
+        if (!chunk.isEmpty() && body.size() + encoded.length + 2 > BATCH_BYTES) {
+          break;
+        }
+        if (!chunk.isEmpty()) {
+          body.write(',');
+        }
+        body.writeBytes(encoded);
+        chunk.add(item);
+        from++;
+      }
+      body.write(']');
+      List<PutResult> results = sendBatch(ns, chunk, body);
+      if (results == null) {
+        batchUnsupported = true;
+        for (int i = from - chunk.size(); i < items.size(); i++) {
+          out.add(putRaw(items.get(i).record(), items.get(i).expected()));
+        }
+        return out;
+      }
+      out.addAll(results);
+    }
+    return out;
+  }
+
+  /** The answers of one batch request, or null when the server has no batch route. */
+  private List<PutResult> sendBatch(String ns, List<RawPut> chunk, java.io.ByteArrayOutputStream body) {
+    String what = "Cannot put a batch of " + chunk.size() + " records from " + chunk.get(0).record().key();
+    String route = "/raw/batch/" + ns;
+    StoreHttp.Response r = http.send("POST", route, body.toByteArray(), NONE, what);
+    if (r.status() == 404 || r.status() == 405) {
+      return null;
+    }
+    if (r.status() != 200) {
+      throw failure(r, what, "POST /store/v1" + route, true);
+    }
+    List<PutResult> results = new ArrayList<>(chunk.size());
+    try {
+      JsonNode answers = StrictJson.read(r.body(), "batch answer").path("results");
+      if (!answers.isArray() || answers.size() != chunk.size()) {
+        throw new IllegalArgumentException("expected " + chunk.size() + " results");
+      }
+      for (JsonNode a : answers) {
+        int status = a.path("status").asInt();
+        results.add(switch (status) {
+          case 200, 201 -> new Committed(verified(json.fromJson(a.get("record"))));
+          case 409 -> new Conflict(verified(json.fromJson(a.get("record"))));
+          case 412 -> new NotFound();
+          default -> throw new IllegalArgumentException("an item answered " + status);
+        });
+      }
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new UncheckedIOException(what + " on " + server,
+          new IOException("the server sent an unreadable batch answer: " + e.getMessage(), e));
+    }
+    return results;
+  }
+
+  /** The server's {@code maxBatchItems}, or 0 when it has no batch route. */
+  private int maxBatchItems() {
+    if (batchUnsupported) {
+      return 0;
+    }
+    Integer max = maxBatchItems;
+    if (max == null) {
+      String what = "Cannot read the store's settings";
+      StoreHttp.Response r = http.send("GET", "", null, NONE, what);
+      if (r.status() != 200) {
+        throw failure(r, what, "GET /store/v1", false);
+      }
+      max = StrictJson.read(r.body(), "store settings").path("maxBatchItems").asInt(0);
+      maxBatchItems = max;
+    }
+    return max;
   }
 
   @Override

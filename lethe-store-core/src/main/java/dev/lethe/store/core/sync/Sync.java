@@ -5,6 +5,7 @@ import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
@@ -31,6 +32,11 @@ import java.util.TreeMap;
  * every key that exists for the whole walk exactly once; a key created on one side during the
  * walk behind its cursor is left for the next sync, as it would be had it come after the sync.
  *
+ * <p>Copies and fast-forwards planned on a key's first attempt are held per destination and
+ * written {@value #BATCH_SIZE} at a time with {@link Store#putRawBatch}
+ * (docs/design/0115-batched-raw-writes.md): the same conditional raw puts, fewer round trips and
+ * transactions. An item that did not commit is re-planned from fresh reads, as a lost race is.
+ *
  * <p>Every record sync reads has proved its content (the stores' reads check it,
  * docs/design/0108-records-that-prove-their-content.md), and every blob it copies is checked
  * against its reference, so sync never copies a corrupt record or blob. A key where either side
@@ -45,6 +51,8 @@ public final class Sync {
 
   /** Records per listed page of each side. */
   static final int PAGE_SIZE = Page.MAX_LIMIT;
+  /** Writes held per destination before one {@link Store#putRawBatch}. */
+  static final int BATCH_SIZE = 500;
 
   private Sync() {}
 
@@ -65,30 +73,38 @@ public final class Sync {
     int merged = 0;
     List<SyncConflict> conflicts = new ArrayList<>();
     long done = 0;
-    while (onA.peek() != null || onB.peek() != null) {
-      RecordKey key = first(onA.peek(), onB.peek());
-      Optional<Record> ra = onA.takeIf(key);
-      Optional<Record> rb = onB.takeIf(key);
+    Batches batches = new Batches(a, b);
+    while (batches.hasRetry() || onA.peek() != null || onB.peek() != null
+        || batches.flushAll()) {
+      // a key whose batched write did not commit is re-planned from fresh reads (attempt 2 on)
+      boolean retry = batches.hasRetry();
+      RecordKey key = retry ? batches.nextRetry() : first(onA.peek(), onB.peek());
+      Optional<Record> ra = retry ? Optional.empty() : onA.takeIf(key);
+      Optional<Record> rb = retry ? Optional.empty() : onB.takeIf(key);
       if (!corrupt.containsKey(key)) {
         try {
-          switch (syncKey(a, b, key, ra, rb, options, conflicts)) {
+          switch (syncKey(a, b, key, ra, rb, retry ? 2 : 1, batches, options, conflicts)) {
             case COPIED -> copied++;
             case FAST_FORWARDED -> fastForwarded++;
             case MERGED -> merged++;
-            case NOTHING -> { }
+            case NOTHING, HELD -> { }
           }
         } catch (CorruptRecordException e) {
           corrupt.put(key, new SyncCorrupt(key, e.getMessage()));
         }
       }
-      options.progress().update(++done, 0);
+      if (!retry) {
+        options.progress().update(++done, 0);
+      }
     }
+    copied += batches.copied;
+    fastForwarded += batches.fastForwarded;
     return new SyncReport(copied, fastForwarded, merged, conflicts, List.copyOf(corrupt.values()),
         conflicts.isEmpty() && corrupt.isEmpty());
   }
 
   /** What syncing one key did. */
-  private enum Outcome { NOTHING, COPIED, FAST_FORWARDED, MERGED }
+  private enum Outcome { NOTHING, COPIED, FAST_FORWARDED, MERGED, HELD }
 
   /**
    * Syncs one key, re-reading and re-planning after a write that lost a race; adds a conflict to
@@ -97,8 +113,8 @@ public final class Sync {
    * @throws CorruptRecordException if a side's record at {@code key} is corrupt
    */
   private static Outcome syncKey(Store a, Store b, RecordKey key, Optional<Record> ra, Optional<Record> rb,
-      SyncOptions options, List<SyncConflict> conflicts) {
-    for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
+      int firstAttempt, Batches batches, SyncOptions options, List<SyncConflict> conflicts) {
+    for (int attempt = firstAttempt; attempt <= options.maxAttempts(); attempt++) {
       if (attempt > 1) {
         ra = a.getRaw(key);
         rb = b.getRaw(key);
@@ -110,10 +126,19 @@ public final class Sync {
         conflicts.add(new SyncConflict(key, d.reason()));
         return Outcome.NOTHING;
       } else if (action instanceof SyncAction.Copy c) {
+        if (attempt == 1) {
+          // held for a batch (docs/design/0115-batched-raw-writes.md), counted when it commits
+          batches.defer(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty(), true);
+          return Outcome.HELD;
+        }
         if (write(c.to() == Side.A ? b : a, c.to() == Side.A ? a : b, c.record(), Optional.empty())) {
           return Outcome.COPIED;
         }
       } else if (action instanceof SyncAction.FastForward f) {
+        if (attempt == 1) {
+          batches.defer(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(), Optional.of(f.expected()), false);
+          return Outcome.HELD;
+        }
         if (write(f.to() == Side.A ? b : a, f.to() == Side.A ? a : b, f.record(),
             Optional.of(f.expected()))) {
           return Outcome.FAST_FORWARDED;
@@ -195,8 +220,95 @@ public final class Sync {
     }
   }
 
+  /**
+   * Copies and fast-forwards planned on a first attempt, held per destination and written with
+   * {@link Store#putRawBatch} (docs/design/0115-batched-raw-writes.md): a batch of writes costs one
+   * request to a server and one transaction per chunk in a database. Each item is the same
+   * conditional raw put the per-key path makes, its blobs copied before it is held. A committed
+   * item is counted; any other answer puts its key on the retry queue, which the walk drains
+   * before its next key, re-planning from fresh reads exactly as a lost race is.
+   */
+  private static final class Batches {
+    private final Store a;
+    private final Store b;
+    private final List<Pending> toA = new ArrayList<>();
+    private final List<Pending> toB = new ArrayList<>();
+    private final java.util.ArrayDeque<RecordKey> retries = new java.util.ArrayDeque<>();
+    int copied;
+    int fastForwarded;
+
+    private record Pending(RawPut put, boolean copy) {}
+
+    Batches(Store a, Store b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    /** Copies the record's blobs, holds its write for {@code to}, and flushes a full batch; true. */
+    boolean defer(Store from, Store to, Record record, Optional<Revision> expected, boolean copy) {
+      copyBlobs(from, to, record);
+      List<Pending> pending = to == a ? toA : toB;
+      pending.add(new Pending(new RawPut(record, expected), copy));
+      if (pending.size() >= BATCH_SIZE) {
+        flush(to, pending);
+      }
+      return true;
+    }
+
+    boolean hasRetry() {
+      return !retries.isEmpty();
+    }
+
+    RecordKey nextRetry() {
+      return retries.poll();
+    }
+
+    /** Writes everything held; true when that queued keys to retry. */
+    boolean flushAll() {
+      flush(a, toA);
+      flush(b, toB);
+      return hasRetry();
+    }
+
+    private void flush(Store to, List<Pending> pending) {
+      if (pending.isEmpty()) {
+        return;
+      }
+      List<PutResult> results;
+      try {
+        results = to.putRawBatch(pending.stream().map(Pending::put).toList());
+      } catch (CorruptRecordException e) {
+        // a store refuses to write over a corrupt record: re-run each held key on its own, so
+        // only the corrupt one is stepped over (the failed chunk wrote nothing of its own)
+        pending.forEach(p -> retries.add(p.put().record().key()));
+        pending.clear();
+        return;
+      }
+      for (int i = 0; i < pending.size(); i++) {
+        Pending p = pending.get(i);
+        if (results.get(i) instanceof Committed) {
+          if (p.copy()) {
+            copied++;
+          } else {
+            fastForwarded++;
+          }
+        } else {
+          retries.add(p.put().record().key());
+        }
+      }
+      pending.clear();
+    }
+  }
+
   /** Copies {@code record}'s blobs from {@code from} to {@code to}, then puts it raw on {@code to}. */
   private static boolean write(Store from, Store to, Record record, Optional<Revision> expected) {
+    copyBlobs(from, to, record);
+    PutResult r = to.putRaw(record, expected);
+    return r instanceof Committed;
+  }
+
+  /** Copies {@code record}'s blobs that {@code to} lacks from {@code from}. */
+  private static void copyBlobs(Store from, Store to, Record record) {
     for (String hash : record.referencedBlobs()) {
       if (!to.blobs().contains(hash)) {
         byte[] content = from.blobs().get(hash).orElseThrow(() -> new IllegalStateException(
@@ -209,8 +321,6 @@ public final class Sync {
         to.blobs().put(content);
       }
     }
-    PutResult r = to.putRaw(record, expected);
-    return r instanceof Committed;
   }
 
 }

@@ -17,6 +17,7 @@ import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.NotFound;
 import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
@@ -1308,5 +1309,66 @@ public abstract class StoreConformance {
     int i = rnd.nextInt(bytes.length);
     bytes[i] = (byte) (bytes[i] ^ (1 << rnd.nextInt(8)));
     return new Body.Inline(bytes);
+  }
+
+  // ---- batched raw writes (docs/design/0115-batched-raw-writes.md) ---------------------------
+
+  @Test
+  void batchDecidesEachItemAsItsOwnPutRawAndAConflictStopsNoOther() {
+    Record live = create(store, sibling, "v1");
+    RecordKey third = new RecordKey("ns", "col", "third");
+    Record x = foreign(key, 5, "x", List.of());
+    Record x2 = foreign(key, 6, "x2", List.of(x.revision()));
+    List<PutResult> results = store.putRawBatch(List.of(
+        new RawPut(x, Optional.empty()),                                  // written
+        new RawPut(foreign(sibling, 9, "s", List.of()), Optional.empty()), // Conflict: sibling is stored
+        new RawPut(foreign(third, 2, "t", List.of()), Optional.of(rev(1, "nope"))), // NotFound
+        new RawPut(x2, Optional.of(x.revision()))));                      // sees the first item's write
+    assertThat(results).containsExactly(new Committed(x), new Conflict(live), new NotFound(), new Committed(x2));
+    assertThat(raw(store, key)).isEqualTo(x2);
+    assertThat(raw(store, sibling)).isEqualTo(live);
+    assertThat(store.getRaw(third)).isEmpty();
+    assertThat(store.putRawBatch(List.of())).isEmpty();
+  }
+
+  /**
+   * The batch oracle: a seeded random run of batches (items over four keys, expectations drawn from
+   * the revisions each key has held, none, or unknown ones) on the store under test, and the same
+   * items one {@code putRaw} at a time on a second store of the substrate; every result and the
+   * final contents are equal. Replay with {@code -Dlethe.store.batch.seed=N}.
+   */
+  @Test
+  void randomBatchesDecideExactlyAsOnePutRawPerItem() throws Exception {
+    long seed = Long.getLong("lethe.store.batch.seed", new java.util.Random().nextLong());
+    System.out.println(getClass().getName() + " batch seed " + seed + " (replay: -Dlethe.store.batch.seed="
+        + seed + ")");
+    java.util.Random random = new java.util.Random(seed);
+    Store single = open(cap, clock);
+    List<RecordKey> keys = List.of(key, sibling, new RecordKey("ns", "col", "k3"), new RecordKey("ns", "other", "k4"));
+    java.util.Map<RecordKey, List<Revision>> seen = new java.util.HashMap<>();
+    for (int round = 0; round < 25; round++) {
+      List<RawPut> batch = new ArrayList<>();
+      int size = 1 + random.nextInt(10);
+      for (int i = 0; i < size; i++) {
+        RecordKey k = keys.get(random.nextInt(keys.size()));
+        List<Revision> revs = seen.computeIfAbsent(k, x -> new ArrayList<>());
+        List<Revision> ancestors = revs.isEmpty() || random.nextBoolean() ? List.of()
+            : List.of(revs.get(random.nextInt(revs.size())));
+        Record r = foreign(k, 1 + random.nextInt(6), "v" + random.nextInt(4), ancestors);
+        int roll = random.nextInt(10);
+        Optional<Revision> expected = roll < 3 || revs.isEmpty() ? Optional.empty()
+            : roll < 9 ? Optional.of(revs.get(random.nextInt(revs.size()))) : Optional.of(rev(7, "unknown"));
+        batch.add(new RawPut(r, expected));
+        revs.add(r.revision());
+      }
+      List<PutResult> got = store.putRawBatch(batch);
+      List<PutResult> want = new ArrayList<>();
+      for (RawPut item : batch) {
+        want.add(single.putRaw(item.record(), item.expected()));
+      }
+      assertThat(got).as("seed %d round %d: %s", seed, round, batch).isEqualTo(want);
+      assertThat(store.listRaw(KeyPrefix.all())).as("seed %d round %d", seed, round)
+          .isEqualTo(single.listRaw(KeyPrefix.all()));
+    }
   }
 }
