@@ -1,5 +1,7 @@
 package dev.lethe.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
 import java.nio.file.Files;
@@ -36,7 +38,10 @@ class RemoteStoreOnFileConformanceTest {
   /** Edits the record file on the server's disk by hand; the client sees it through the routes. */
   static void tamper(Store s, RecordKey k, UnaryOperator<String> edit) throws Exception {
     Path file = pool.storeDir(s).resolve(k.namespace()).resolve(k.collection()).resolve(k.id() + ".json");
-    Files.writeString(file, edit.apply(Files.readString(file)));
+    String before = Files.readString(file);
+    String after = edit.apply(before);
+    assertThat(after).as("the edit of %s changes the file", file).isNotEqualTo(before);
+    Files.writeString(file, after);
   }
 
   @BeforeEach

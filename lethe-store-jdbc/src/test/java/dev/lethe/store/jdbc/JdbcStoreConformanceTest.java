@@ -1,5 +1,7 @@
 package dev.lethe.store.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
 import java.sql.Connection;
@@ -46,14 +48,14 @@ class JdbcStoreConformanceTest {
       try (PreparedStatement q = c.prepareStatement("SELECT record_json FROM lethe_store_record" + where)) {
         bindKey(q, 1, k);
         try (ResultSet rs = q.executeQuery()) {
-          rs.next();
+          assertThat(rs.next()).as("a row for %s", k).isTrue();
           json = rs.getString(1);
         }
       }
       try (PreparedStatement u = c.prepareStatement("UPDATE lethe_store_record SET record_json = ?" + where)) {
         u.setString(1, edit.apply(json));
         bindKey(u, 2, k);
-        u.executeUpdate();
+        assertThat(u.executeUpdate()).as("rows rewritten for %s", k).isEqualTo(1);
       }
     }
   }
