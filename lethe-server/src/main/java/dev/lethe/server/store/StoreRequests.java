@@ -12,9 +12,13 @@ import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.core.format.StrictJson;
 import io.javalin.http.Context;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Parses the parts of a store request (docs/design/0103-store-http-routes.md): the key or prefix
@@ -30,10 +34,40 @@ final class StoreRequests {
 
   private static final RecordJson RECORD_JSON = new RecordJson();
 
+  /** A number in a query parameter: plain decimal digits, no sign, space or other spelling. */
+  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
+
+  /** The headers a store route reads a decision from; each may appear at most once. */
+  private static final List<String> SINGLE_HEADERS = List.of("If-Match", "If-None-Match");
+
   private StoreRequests() {}
 
   /** A requested page: where to start and how many. */
   record PageRequest(Optional<RecordKey> after, int limit) {}
+
+  /**
+   * Refuses a request that gives a query parameter, {@code If-Match} or {@code If-None-Match} more
+   * than once (docs/design/0411-one-value-per-request-part.md): a reader that took the first or the
+   * last repetition would act on a value the client may not have meant, as a repeated JSON field
+   * would. Runs on every store route, after the caller is known and before anything is read.
+   *
+   * @throws IllegalArgumentException naming the repeated parameter or header
+   */
+  static void rejectRepeats(Context ctx) {
+    for (Map.Entry<String, List<String>> e : ctx.queryParamMap().entrySet()) {
+      if (e.getValue().size() > 1) {
+        throw new IllegalArgumentException("Invalid request: query parameter '" + printable(e.getKey()) + "' given "
+            + e.getValue().size() + " times; give it once (nothing read or written)");
+      }
+    }
+    for (String name : SINGLE_HEADERS) {
+      int n = Collections.list(ctx.req().getHeaders(name)).size();
+      if (n > 1) {
+        throw new IllegalArgumentException("Invalid request: " + name + " given " + n
+            + " times; give one expected revision (nothing read or written)");
+      }
+    }
+  }
 
   static RecordKey key(Context ctx) {
     return new RecordKey(ctx.pathParam("ns"), ctx.pathParam("col"), ctx.pathParam("id"));
@@ -154,7 +188,10 @@ final class StoreRequests {
       return DEFAULT_PAGE_SIZE;
     }
     try {
-      return Page.checkLimit(Integer.parseInt(v.trim()));
+      if (!DIGITS.matcher(v).matches()) {
+        throw new IllegalArgumentException("not decimal digits");
+      }
+      return Page.checkLimit(Integer.parseInt(v));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Invalid pageSize '" + printable(v) + "': expected 1 to " + Page.MAX_LIMIT);
     }
@@ -168,7 +205,10 @@ final class StoreRequests {
           + "it was stored at or before it");
     }
     try {
-      return Long.parseLong(v.trim());
+      if (!DIGITS.matcher(v).matches()) {
+        throw new NumberFormatException("not decimal digits");
+      }
+      return Long.parseLong(v);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Invalid storedAtOrBefore '" + printable(v) + "': expected ms since the epoch");
     }

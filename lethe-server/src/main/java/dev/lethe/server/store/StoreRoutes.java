@@ -79,7 +79,9 @@ public final class StoreRoutes {
   private static void run(Context ctx, StoreService service, Handler handler) {
     try {
       // 401 before anything else: no path or body is parsed for a caller without a valid token
-      handler.handle(ctx, service.caller(AuthorizationHeader.of(ctx)));
+      Optional<Principal> caller = service.caller(AuthorizationHeader.of(ctx));
+      StoreRequests.rejectRepeats(ctx);
+      handler.handle(ctx, caller);
     } catch (Exception e) {
       StoreErrors.write(ctx, e);
     }

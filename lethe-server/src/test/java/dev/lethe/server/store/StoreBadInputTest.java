@@ -142,4 +142,81 @@ class StoreBadInputTest {
     assertThat(store.listRaw(KeyPrefix.all())).isEqualTo(records);
     assertThat(store.blobs().list()).isEqualTo(blobs);
   }
+
+  private HttpResponse<String> send(String method, String path, String body, String... headers) throws Exception {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    for (int h = 0; h < headers.length; h += 2) {
+      r.header(headers[h], headers[h + 1]); // header() adds: a name given twice is sent twice
+    }
+    HttpClient client = path.contains("%00") ? HttpClient.newHttpClient() : http;
+    return client.send(r.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Input a reader could take two ways (a conditional header or query parameter given twice, of
+   * which the first alone would succeed) and strings with no UTF-8 form (an unpaired surrogate,
+   * which the store used to hash and keep as {@code ?}) are 400 on every route that reads them,
+   * and the store is exactly as it was (docs/design/0411-one-value-per-request-part.md,
+   * docs/design/0412-store-json-is-well-formed-unicode.md).
+   */
+  @org.junit.jupiter.api.Test
+  void ambiguousAndIllFormedInputIs400AndWritesNothing() throws Exception {
+    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
+        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, Map.of(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0")));
+    Store store = server.store();
+    Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
+        Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
+    Record other = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "o"), Kind.DOCUMENT,
+        Body.Inline.text("other"), Meta.EMPTY), Optional.empty())).record();
+    String blob = store.blobs().put("kept".getBytes(StandardCharsets.UTF_8)).hash();
+    List<Record> records = store.listRaw(KeyPrefix.all());
+    List<BlobInfo> blobs = store.blobs().list();
+    String rev = revision(live);
+    String otherRev = revision(other);
+    String rawJson = new dev.lethe.store.core.format.RecordJson().format(live);
+    assertThat(rawJson).contains("\"author\" : null");
+    String key = "/store/v1/records/ns/col/r";
+    String later = Long.toString(System.currentTimeMillis() + 86_400_000L);
+
+    Map<String, HttpResponse<String>> answers = new java.util.LinkedHashMap<>();
+    answers.put("consumer put, If-Match twice (the first one holds)",
+        send("PUT", key, GOOD_DRAFT, "If-Match", rev, "If-Match", otherRev));
+    answers.put("consumer put, If-Match twice, the same value", send("PUT", key, GOOD_DRAFT, "If-Match", rev, "If-Match", rev));
+    answers.put("consumer put of a new key, If-None-Match twice",
+        send("PUT", "/store/v1/records/ns/col/new", GOOD_DRAFT, "If-None-Match", "*", "If-None-Match", "*"));
+    answers.put("raw put, If-Match twice", send("PUT", "/store/v1/raw/records/ns/col/r", rawJson, "If-Match", rev,
+        "If-Match", otherRev));
+    answers.put("delete, If-Match twice", send("DELETE", key, null, "If-Match", rev, "If-Match", otherRev));
+    answers.put("purge, If-Match twice", send("POST", "/store/v1/raw/purge/ns/col/r", null, "If-Match", rev,
+        "If-Match", otherRev));
+    answers.put("blob removal, storedAtOrBefore twice (the first one removes)",
+        send("DELETE", "/store/v1/blobs/" + blob + "?storedAtOrBefore=" + later + "&storedAtOrBefore=0", null));
+    answers.put("listing, pageSize twice", send("GET", "/store/v1/records/ns?pageSize=1&pageSize=1000", null));
+    answers.put("raw listing, startAfter twice", send("GET", "/store/v1/raw/records/ns?startAfter=ns/col/a&startAfter=ns/col/z", null));
+    answers.put("listing, pageSize +1", send("GET", "/store/v1/records/ns?pageSize=%2B1", null));
+    answers.put("listing, pageSize with a space", send("GET", "/store/v1/records/ns?pageSize=%201", null));
+    answers.put("blob removal, storedAtOrBefore with a sign", send("DELETE", "/store/v1/blobs/" + blob
+        + "?storedAtOrBefore=%2B" + later, null));
+    answers.put("consumer put, unpaired surrogate in the text",
+        send("PUT", "/store/v1/records/ns/col/s1", "{\"body\":{\"text\":\"a\\ud800\"}}"));
+    answers.put("consumer put, unpaired low surrogate in a label key",
+        send("PUT", "/store/v1/records/ns/col/s2", "{\"body\":{\"text\":\"a\"},\"meta\":{\"labels\":{\"\\udc00\":\"v\"}}}"));
+    answers.put("consumer put over a live record, surrogate in the author",
+        send("PUT", key, "{\"body\":{\"text\":\"b\"},\"meta\":{\"author\":\"\\ud83d\"}}", "If-Match", rev));
+    answers.put("raw put, surrogate in the author", send("PUT", "/store/v1/raw/records/ns/col/r",
+        rawJson.replace("\"author\" : null", "\"author\" : \"\\ud800\""), "If-Match", rev));
+    answers.put("batch, surrogate in an item", send("POST", "/store/v1/raw/batch/ns",
+        "[{\"record\":" + rawJson.replace("\"author\" : null", "\"author\" : \"\\udfff\"") + "}]"));
+    answers.put("delete, surrogate in the deleter", send("DELETE", key, "{\"author\":\"x\\ud800\"}", "If-Match", rev));
+
+    SoftAssertions soft = new SoftAssertions();
+    answers.forEach((what, r) -> {
+      soft.assertThat(r.statusCode()).as(what + " -> " + r.body()).isEqualTo(400);
+      soft.assertThat(r.body()).as(what).startsWith("{\"code\":400,\"type\":\"BadRequest\",\"message\":");
+    });
+    soft.assertAll();
+    assertThat(store.listRaw(KeyPrefix.all())).isEqualTo(records);
+    assertThat(store.blobs().list()).isEqualTo(blobs);
+  }
 }
