@@ -3,6 +3,7 @@ package dev.lethe.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lethe.catalog.iceberg.EntityNames;
+import dev.lethe.store.remote.BearerToken;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -76,6 +77,12 @@ final class CatalogServer {
     }
     String bearer = token != null ? token : System.getenv("LETHE_TOKEN");
     if (bearer != null && !bearer.isBlank()) {
+      try {
+        BearerToken.check(bearer, token != null ? "--token" : "LETHE_TOKEN");
+      } catch (IllegalArgumentException e) {
+        // the JDK would refuse the header with the whole token in its message
+        throw new Failure(2, e.getMessage());
+      }
       request.header("Authorization", "Bearer " + bearer);
     }
     HttpResponse<String> response;

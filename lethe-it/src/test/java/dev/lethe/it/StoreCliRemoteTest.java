@@ -190,6 +190,45 @@ class StoreCliRemoteTest {
     assertThat(guarded.log()).doesNotContain("admin-token").doesNotContain("reader-token");
   }
 
+  /**
+   * A token with a space, a control character or a non-ASCII character can never authenticate;
+   * the JDK's HTTP client refused it with a message (or, from {@code lethe catalog}, a stack trace)
+   * quoting the whole token. Now it is exit 2 with one line naming where it came from, never the
+   * token (docs/design/0414-a-bad-token-is-refused-unprinted.md).
+   */
+  @Test
+  void aTokenThatCannotBeSentIsExit2WithOneLineThatNeverShowsIt() throws Exception {
+    for (String bad : List.of("s3cr3t\nt0ken", "s3cr3t\u0001t0ken", "s3cr3t t0ken", "s3cr3t\u00e9t0ken")) {
+      Run store = run("store", "get", "--store", guardedServer, "--token", bad, "--namespace", "auth",
+          "--collection", "c", "--id", "r");
+      assertThat(store.code()).as(store.err()).isEqualTo(2);
+      assertThat(store.err().lines().toList()).singleElement().asString()
+          .contains("--token").doesNotContain("s3cr3t").doesNotContain("t0ken");
+      Run catalog = run("catalog", "jobs", "--server", guardedServer.replace("/store/v1", ""), "--token", bad);
+      assertThat(catalog.code()).as(catalog.err()).isEqualTo(2);
+      assertThat(catalog.err().lines().toList()).singleElement().asString()
+          .contains("--token").doesNotContain("s3cr3t").doesNotContain("t0ken");
+    }
+    // LETHE_TOKEN, in a real lethe process
+    for (String command : List.of("store", "catalog")) {
+      List<String> args = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-jar", System.getProperty("lethe.it.jar")));
+      args.addAll(command.equals("store")
+          ? List.of("store", "list", "--store", guardedServer, "--namespace", "auth")
+          : List.of("catalog", "jobs", "--server", guardedServer));
+      ProcessBuilder pb = new ProcessBuilder(args);
+      pb.environment().put("LETHE_TOKEN", "s3cr3t\u0001t0ken");
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(command + ": " + err).isEqualTo(2);
+      assertThat(out).isEmpty();
+      assertThat(err.lines().toList()).as(command).singleElement().asString()
+          .contains("LETHE_TOKEN").doesNotContain("s3cr3t").doesNotContain("t0ken");
+    }
+  }
+
   @Test
   void aServerThatPredatesReplicationFailsTheSyncWithOneLineAndNothingIsWritten() throws Exception {
     HttpServer old = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

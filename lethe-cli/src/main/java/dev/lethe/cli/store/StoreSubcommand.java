@@ -7,6 +7,7 @@ import dev.lethe.store.core.Store;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.RecordFormatException;
 import dev.lethe.store.core.format.RevisionJson;
+import dev.lethe.store.remote.BearerToken;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -71,7 +72,12 @@ abstract class StoreSubcommand implements Callable<Integer> {
   /** The bearer token for http(s) stores: {@code --token}, else {@code LETHE_TOKEN}; never printed. */
   Optional<String> token() {
     String t = token != null ? token : environment.get("LETHE_TOKEN");
-    return t == null || t.isBlank() ? Optional.empty() : Optional.of(t.trim());
+    if (t == null || t.isBlank()) {
+      return Optional.empty();
+    }
+    // exit 2 naming where it came from, never echoing it (docs/design/0414-a-bad-token-is-refused-unprinted.md)
+    BearerToken.check(t.trim(), token != null ? "--token" : "LETHE_TOKEN");
+    return Optional.of(t.trim());
   }
 
   /** Stores opened by this command that hold resources (a JDBC pool), closed when it ends. */

@@ -99,7 +99,8 @@ public final class RemoteStore implements Store {
    *     (a URI already ending in {@code /store/v1} is taken as is)
    * @param token the bearer token to send, or empty for none; never logged
    * @throws IllegalArgumentException for a URI that is not an http(s) URL with a host, or that
-   *     carries a query, a fragment or user info
+   *     carries a query, a fragment or user info; for a token that is not visible ASCII ({@link
+   *     BearerToken#check}; the message never shows it)
    */
   public static RemoteStore open(String uri, Optional<String> token) {
     // a URI with user info may carry a password: never echo that part
@@ -125,6 +126,7 @@ public final class RemoteStore implements Store {
       server = base.substring(0, base.length() - "/store/v1".length());
     }
     Optional<String> t = token.filter(s -> !s.isBlank());
+    t.ifPresent(value -> BearerToken.check(value, "the token given"));
     return new RemoteStore(new StoreHttp(base, t, CONNECT_TIMEOUT, REQUEST_TIMEOUT), server);
   }
 
