@@ -49,7 +49,7 @@ public final class StoreRoutes {
     void handle(Context ctx, Optional<Principal> caller) throws Exception;
   }
 
-  /** Registers every store route, and a filter answering 400 to a {@code .} or {@code ..} path segment. */
+  /** Registers every store route, and a filter answering 400 to a {@code .}, {@code ..} or empty path segment. */
   public void register(RoutesConfig routes) {
     routes.before("/store/*", StoreRoutes::rejectDotSegments);
     routes.get(ROOT, ctx -> run(ctx, service, (c, auth) -> StoreResponses.info(c, service.info(auth))));
@@ -197,10 +197,21 @@ public final class StoreRoutes {
 
   /**
    * The server does not resolve dot segments, so {@code ..} would otherwise reach a route as a
-   * key part (rejected anyway) or, once a proxy resolved it, another route: answer 400 first.
+   * key part (rejected anyway) or, once a proxy resolved it, another route: answer 400 first. An
+   * empty segment inside the path ({@code /records/ns//id}) is an empty key part: 400 as well,
+   * not the 404 of an unknown route, which on a raw route would read as "server too old".
    */
   private static void rejectDotSegments(Context ctx) {
-    for (String raw : ctx.path().split("/", -1)) {
+    String[] segments = ctx.path().split("/", -1);
+    for (int i = 1; i < segments.length - 1; i++) {
+      if (segments[i].isEmpty()) {
+        StoreErrors.error(ctx, 400, "BadRequest", "Invalid path " + StoreRequests.printable(ctx.path())
+            + ": empty path segment (a key part is 1 to 255 characters of [A-Za-z0-9._-])");
+        ctx.skipRemainingHandlers();
+        return;
+      }
+    }
+    for (String raw : segments) {
       String segment;
       try {
         segment = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);

@@ -156,7 +156,8 @@ class StoreBadInputTest {
   /**
    * Input a reader could take two ways (a conditional header or query parameter given twice, of
    * which the first alone would succeed) and strings with no UTF-8 form (an unpaired surrogate,
-   * which the store used to hash and keep as {@code ?}) are 400 on every route that reads them,
+   * which the store used to hash and keep as {@code ?}) are 400 on every route that reads them, as
+   * is an empty key part in the path (a 404 before, which on a raw route reads as "server too old"),
    * and the store is exactly as it was (docs/design/0411-one-value-per-request-part.md,
    * docs/design/0412-store-json-is-well-formed-unicode.md).
    */
@@ -208,6 +209,12 @@ class StoreBadInputTest {
         rawJson.replace("\"author\" : null", "\"author\" : \"\\ud800\""), "If-Match", rev));
     answers.put("batch, surrogate in an item", send("POST", "/store/v1/raw/batch/ns",
         "[{\"record\":" + rawJson.replace("\"author\" : null", "\"author\" : \"\\udfff\"") + "}]"));
+    answers.put("consumer put, empty collection", send("PUT", "/store/v1/records/ns//r", GOOD_DRAFT));
+    answers.put("raw put, empty collection", send("PUT", "/store/v1/raw/records/ns//r", rawJson));
+    answers.put("raw get, empty namespace", send("GET", "/store/v1/raw/records//col/r", null));
+    answers.put("purge, empty collection", send("POST", "/store/v1/raw/purge/ns//r", null, "If-Match", rev));
+    answers.put("delete, empty collection", send("DELETE", "/store/v1/records/ns//r", null));
+    answers.put("batch, empty namespace", send("POST", "/store/v1/raw/batch//x", "[]"));
     answers.put("delete, surrogate in the deleter", send("DELETE", key, "{\"author\":\"x\\ud800\"}", "If-Match", rev));
 
     SoftAssertions soft = new SoftAssertions();
