@@ -194,7 +194,8 @@ class StoreCliRemoteTest {
    * A token with a space, a control character or a non-ASCII character can never authenticate;
    * the JDK's HTTP client refused it with a message (or, from {@code lethe catalog}, a stack trace)
    * quoting the whole token. Now it is exit 2 with one line naming where it came from, never the
-   * token (docs/design/0414-a-bad-token-is-refused-unprinted.md).
+   * token (docs/design/0414-a-bad-token-is-refused-unprinted.md). A store URI carrying a token in
+   * its query or fragment is refused without echoing that part, as user info already was.
    */
   @Test
   void aTokenThatCannotBeSentIsExit2WithOneLineThatNeverShowsIt() throws Exception {
@@ -208,6 +209,17 @@ class StoreCliRemoteTest {
       assertThat(catalog.code()).as(catalog.err()).isEqualTo(2);
       assertThat(catalog.err().lines().toList()).singleElement().asString()
           .contains("--token").doesNotContain("s3cr3t").doesNotContain("t0ken");
+    }
+    // a token put in the store URI is refused (use --token) and not echoed either
+    for (String uri : List.of(guardedServer + "/?access_token=s3cr3t", guardedServer + "/#s3cr3t",
+        guardedServer.replace("http://", "http://u:s3cr3t@"))) {
+      Run list = run("store", "list", "--store", uri, "--namespace", "auth");
+      assertThat(list.code()).as(list.err()).isEqualTo(2);
+      assertThat(list.err().lines().toList()).singleElement().asString()
+          .contains("--token or LETHE_TOKEN").doesNotContain("s3cr3t");
+      Run sync = run("store", "sync", "--store", "file:" + work.resolve("laptop-uri"), "--peer", uri);
+      assertThat(sync.code()).as(sync.err()).isEqualTo(2);
+      assertThat(sync.err()).contains("--peer").doesNotContain("s3cr3t");
     }
     // LETHE_TOKEN, in a real lethe process
     for (String command : List.of("store", "catalog")) {

@@ -103,8 +103,10 @@ public final class RemoteStore implements Store {
    *     BearerToken#check}; the message never shows it)
    */
   public static RemoteStore open(String uri, Optional<String> token) {
-    // a URI with user info may carry a password: never echo that part
-    String shown = uri == null ? "null" : uri.replaceAll("//[^/@]*@", "//***@");
+    // user info may carry a password, and a query or fragment a token (?access_token=…, the very
+    // reason they are refused): never echo those parts (docs/design/0414-a-bad-token-is-refused-unprinted.md)
+    String shown = uri == null ? "null"
+        : uri.replaceAll("//[^/@]*@", "//***@").replaceAll("\\?[^#]*", "?***").replaceAll("#.*$", "#***");
     URI u;
     try {
       u = new URI(uri);
