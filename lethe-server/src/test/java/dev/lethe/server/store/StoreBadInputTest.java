@@ -209,6 +209,15 @@ class StoreBadInputTest {
         rawJson.replace("\"author\" : null", "\"author\" : \"\\ud800\""), "If-Match", rev));
     answers.put("batch, surrogate in an item", send("POST", "/store/v1/raw/batch/ns",
         "[{\"record\":" + rawJson.replace("\"author\" : null", "\"author\" : \"\\udfff\"") + "}]"));
+    String maxCounter = rawJson.replaceFirst("\"counter\" : 1,", "\"counter\" : 9223372036854775807,");
+    assertThat(maxCounter).isNotEqualTo(rawJson);
+    answers.put("raw put of a new key, counter 2^63 - 1", send("PUT", "/store/v1/raw/records/ns/col/big",
+        maxCounter.replace("\"ns/col/r\"", "\"ns/col/big\"")));
+    answers.put("batch, counter 2^53", send("POST", "/store/v1/raw/batch/ns", "[{\"record\":"
+        + rawJson.replaceFirst("\"counter\" : 1,", "\"counter\" : 9007199254740992,")
+            .replace("\"ns/col/r\"", "\"ns/col/big\"") + "}]"));
+    answers.put("consumer put, If-Match counter 2^53", send("PUT", key, GOOD_DRAFT, "If-Match",
+        rev.replace("\"counter\":" + live.revision().counter(), "\"counter\":9007199254740992")));
     answers.put("consumer put, empty collection", send("PUT", "/store/v1/records/ns//r", GOOD_DRAFT));
     answers.put("raw put, empty collection", send("PUT", "/store/v1/raw/records/ns//r", rawJson));
     answers.put("raw get, empty namespace", send("GET", "/store/v1/raw/records//col/r", null));
