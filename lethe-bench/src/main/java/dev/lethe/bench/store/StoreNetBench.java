@@ -53,7 +53,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StoreNetBench {
   private StoreNetBench() {}
 
-  private record Row(String what, String backend, int threads, long records, double seconds) {
+  /**
+   * One measurement.
+   *
+   * @param seconds wall-clock time of the timed part
+   * @param cpuSeconds CPU time this JVM used during it (all threads, user and system; the server
+   *     of the remote rows runs in this JVM too), a measure less sensitive to other load than the
+   *     wall clock
+   */
+  private record Row(String what, String backend, int threads, long records, double seconds, double cpuSeconds) {
     double rate() {
       return records / seconds;
     }
@@ -82,8 +90,8 @@ public final class StoreNetBench {
       @Override
       public boolean add(Row r) {
         // printed as soon as measured, so a long run shows its progress
-        System.out.printf("measured: %s, %s, %d threads: %,d records in %.2f s = %,.0f records/s%n", r.what(), r.backend(),
-            r.threads(), r.records(), r.seconds(), r.rate());
+        System.out.printf("measured: %s, %s, %d threads: %,d records in %.2f s = %,.0f records/s, CPU %.2f s%n", r.what(),
+            r.backend(), r.threads(), r.records(), r.seconds(), r.rate(), r.cpuSeconds());
         return super.add(r);
       }
     };
@@ -131,10 +139,11 @@ public final class StoreNetBench {
       }
       Dirs.remove(root);
     }
-    System.out.printf("%n| operation | backend | client threads | records | seconds | records/s |%n|---|---|---:|---:|---:|---:|%n");
+    System.out.printf("%n| operation | backend | client threads | records | seconds | records/s | CPU s |%n"
+        + "|---|---|---:|---:|---:|---:|---:|%n");
     for (Row r : rows) {
-      System.out.printf("| %s | %s | %d | %,d | %.2f | %,.0f |%n", r.what(), r.backend(), r.threads(), r.records(),
-          r.seconds(), r.rate());
+      System.out.printf("| %s | %s | %d | %,d | %.2f | %,.0f | %.2f |%n", r.what(), r.backend(), r.threads(),
+          r.records(), r.seconds(), r.rate(), r.cpuSeconds());
     }
   }
 
@@ -155,20 +164,22 @@ public final class StoreNetBench {
     // warm-up, untimed: a few hundred puts so the timed ones run compiled code over warm connections
     parallel(threads, 300, i -> store.put(draft(collection + "-warm", i), Optional.empty()));
     long t0 = System.nanoTime();
+    long c0 = cpuNanos();
     parallel(threads, n, i -> store.put(draft(collection, i), Optional.empty()));
-    return new Row(what, backend, threads, n, (System.nanoTime() - t0) / 1e9);
+    return new Row(what, backend, threads, n, (System.nanoTime() - t0) / 1e9, (cpuNanos() - c0) / 1e9);
   }
 
   private static Row gets(String what, String backend, Store store, int threads, int n, String collection)
       throws Exception {
     long t0 = System.nanoTime();
+    long c0 = cpuNanos();
     parallel(threads, n, i -> {
       if (store.get(new RecordKey("benchput", collection, "r" + i)).isEmpty()) {
         throw new IllegalStateException("missing benchput/" + collection + "/r" + i);
       }
       return null;
     });
-    return new Row(what, backend, threads, n, (System.nanoTime() - t0) / 1e9);
+    return new Row(what, backend, threads, n, (System.nanoTime() - t0) / 1e9, (cpuNanos() - c0) / 1e9);
   }
 
   private interface Op {
@@ -200,13 +211,21 @@ public final class StoreNetBench {
     Fill.records(fromDir, n, 10);
     FsStore from = Fill.open(fromDir, Durability.NO_FSYNC);
     long t0 = System.nanoTime();
+    long c0 = cpuNanos();
     // Fill writes namespace bench; the put rows wrote benchput on the same server, left out here
     SyncReport r = Sync.run(from, to, KeyPrefix.namespace("bench"), SyncOptions.DEFAULTS);
     double s = (System.nanoTime() - t0) / 1e9;
+    double cpu = (cpuNanos() - c0) / 1e9;
     if (r.copied() != n || !r.converged()) {
       throw new IllegalStateException("unexpected sync report " + r);
     }
-    return new Row(what, backend, 1, n, s);
+    return new Row(what, backend, 1, n, s, cpu);
+  }
+
+  /** CPU time used by this JVM so far, ns (all threads, user and system). */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static String schema(String pg, List<String> schemas) throws Exception {

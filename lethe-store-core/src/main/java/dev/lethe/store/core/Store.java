@@ -105,8 +105,9 @@ public interface Store {
    * (docs/design/0115-batched-raw-writes.md): batching saves round trips and transactions, never
    * changes an outcome. The items are applied in order (a key named twice sees the first item's
    * write), and an item's {@link Conflict} or {@link NotFound} does not stop the others. Not
-   * atomic: on a thrown failure, earlier items may or may not be written (a re-run is safe, as each
-   * item is conditional).
+   * atomic: on a thrown failure, any item may or may not be written (a re-run is safe, as each
+   * item is conditional; a substrate may write different keys at once,
+   * docs/design/0109-fs-store-lock-file-and-parallel-batches.md).
    *
    * <p>The default calls {@link #putRaw} once per item, so every substrate supports it; a
    * substrate overrides it to save work (the JDBC store: one transaction per chunk; the remote

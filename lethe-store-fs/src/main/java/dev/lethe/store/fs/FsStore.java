@@ -1,48 +1,55 @@
 package dev.lethe.store.fs;
 
 import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.blob.BlobStore;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.RecordFormatException;
 import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.substrate.LockingStore;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The filesystem substrate (docs/design/0203-store-model.md "Substrates": fs). One JSON file per record at
- * {@code <root>/<ns>/<col>/<id>.json} (docs/store-format.md), a lock file {@code <id>.json.lock}
- * beside it, blobs under {@code <root>/_blobs/}.
+ * {@code <root>/<ns>/<col>/<id>.json} (docs/store-format.md), blobs under {@code <root>/_blobs/},
+ * and one lock file, {@code <root>/~lock}.
  *
- * <p>Every write plans inside the key's lock: an in-process lock (file locks are per JVM) and an
- * OS file lock on the lock file (between processes). The new version is written to a temp file,
- * fsynced and renamed atomically over the record file, so readers never lock and never see a
- * torn record. Lock files and temp files are ignored by reads and listings; lock files are kept,
- * because removing one while another process waits on it would let two processes hold "the" lock.
+ * <p>Every write plans inside the key's lock: an in-process lock and an OS byte-range lock on the
+ * store's lock file at the key's slot, between processes ({@link FsKeyLocks},
+ * docs/design/0109-fs-store-lock-file-and-parallel-batches.md). The new version is written to a
+ * temp file, fsynced and renamed atomically over the record file, so readers never lock and never
+ * see a torn record. Temp files, the lock file and the per-record {@code <id>.json.lock} files of
+ * stores written by earlier versions are ignored by reads and listings.
  *
- * <p>The namespace {@code _blobs} is reserved.
+ * <p>A store holds its lock file open from its first write until {@link #close} (or until it is
+ * collected); reads never open it. The namespace {@code _blobs} is reserved.
  */
-public final class FsStore extends LockingStore {
+public final class FsStore extends LockingStore implements AutoCloseable {
 
   /** Suffix of record files. */
   public static final String RECORD_SUFFIX = ".json";
-  /** Suffix of lock files. */
-  public static final String LOCK_SUFFIX = ".lock";
 
   /**
    * The longest id an fs store holds: a file name is at most 255 bytes on common filesystems
@@ -53,11 +60,14 @@ public final class FsStore extends LockingStore {
   public static final int MAX_ID_LENGTH = 255 - RECORD_SUFFIX.length() - ".".length() - 16
       - FsFiles.TEMP_SUFFIX.length();
 
-  private static final int STRIPES = 256;
+  /** Keys of one {@link #putRawBatch} written at once. */
+  public static final int BATCH_WRITERS = 8;
 
   private final Path root;
   private final RecordJson json = new RecordJson();
-  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private final Object lockInit = new Object();
+  private volatile FsKeyLocks keyLocks; // opened at the first write
+  private java.lang.ref.Cleaner.Cleanable keyLocksUse; // guarded by lockInit
   private final FsBlobStore blobs;
   private final WriteObserver observer;
   private final boolean fsync;
@@ -94,9 +104,6 @@ public final class FsStore extends LockingStore {
     this.root = root.toAbsolutePath().normalize();
     this.blobs = new FsBlobStore(this.root, clock);
     this.observer = observer;
-    for (int i = 0; i < STRIPES; i++) {
-      stripes[i] = new ReentrantLock();
-    }
   }
 
   /** Returns the store directory. */
@@ -125,34 +132,123 @@ public final class FsStore extends LockingStore {
 
   @Override
   protected <T> T locked(RecordKey key, LockedAction<T> action) throws IOException {
-    Path file = pathOf(key);
-    ReentrantLock stripe = stripes[Math.floorMod(key.hashCode(), STRIPES)];
-    stripe.lock();
-    try {
-      Files.createDirectories(file.getParent());
-      Path lockFile = file.resolveSibling(file.getFileName() + LOCK_SUFFIX);
-      try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = acquire(ch)) {
-        return action.run();
+    pathOf(key); // refuses a reserved namespace or an overlong id before any I/O
+    return keyLocks().locked(key, action::run);
+  }
+
+  private FsKeyLocks keyLocks() throws IOException {
+    FsKeyLocks locks = keyLocks;
+    if (locks != null) {
+      return locks;
+    }
+    synchronized (lockInit) {
+      if (keyLocks == null) {
+        FsKeyLocks opened = FsKeyLocks.open(root);
+        keyLocksUse = opened.register(this);
+        keyLocks = opened;
       }
-    } finally {
-      stripe.unlock();
+      return keyLocks;
     }
   }
 
-  private static FileLock acquire(FileChannel ch) throws IOException {
-    while (true) {
-      try {
-        return ch.lock();
-      } catch (OverlappingFileLockException e) {
-        // Another FsStore instance in this JVM holds the same key's lock; wait for it.
-        try {
-          Thread.sleep(1);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new IOException("Interrupted while waiting for a record lock", ie);
-        }
+  /**
+   * Lets go of the store's lock file (closed when no other open store in this JVM uses it).
+   * Call it once the store's writes have ended. Idempotent; a write after close opens it again.
+   */
+  @Override
+  public void close() {
+    synchronized (lockInit) {
+      if (keyLocksUse != null) {
+        keyLocksUse.clean();
+        keyLocksUse = null;
+        keyLocks = null;
       }
+    }
+  }
+
+  /**
+   * Writes a batch as {@link dev.lethe.store.core.Store#putRawBatch} says, with up to {@value
+   * #BATCH_WRITERS} keys written at once (docs/design/0109-fs-store-lock-file-and-parallel-batches.md):
+   * each key's items run in order on one writer, each the same locked, planned {@code putRaw} as
+   * alone, so every result is the one a sequential run gives; overlapping the keys' writes lets the
+   * filesystem share their journal commits and fsyncs. Every item is checked first: an invalid one
+   * throws before anything is written. On a failure while writing, the other keys' writes finish
+   * (any item may or may not be written) and the first failure is thrown.
+   *
+   * @throws IllegalArgumentException as {@code putRaw} for an invalid item, nothing written
+   * @throws UncheckedIOException on a write failure
+   */
+  @Override
+  public List<PutResult> putRawBatch(List<RawPut> items) {
+    for (RawPut item : items) {
+      Record record = item.record();
+      pathOf(record.key());
+      RevisionHash.problem(record).ifPresent(p -> {
+        throw new IllegalArgumentException("Cannot put " + record.key() + ": " + p + " (nothing written)");
+      });
+    }
+    Map<RecordKey, List<Integer>> byKey = new LinkedHashMap<>();
+    for (int i = 0; i < items.size(); i++) {
+      byKey.computeIfAbsent(items.get(i).record().key(), k -> new ArrayList<>()).add(i);
+    }
+    PutResult[] out = new PutResult[items.size()];
+    List<List<Integer>> keys = new ArrayList<>(byKey.values());
+    int writers = Math.min(BATCH_WRITERS, keys.size());
+    if (writers <= 1) {
+      writeKeys(items, keys, 0, 1, out);
+      return List.of(out);
+    }
+    List<Future<?>> running = new ArrayList<>(writers);
+    for (int w = 0; w < writers; w++) {
+      int first = w;
+      running.add(BatchPool.EXECUTOR.submit(() -> writeKeys(items, keys, first, writers, out)));
+    }
+    RuntimeException failure = null;
+    for (Future<?> f : running) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof Error err) {
+          throw err;
+        }
+        if (failure == null) {
+          failure = e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UncheckedIOException("Interrupted while writing a batch",
+            new java.io.InterruptedIOException(e.getMessage()));
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return List.of(out);
+  }
+
+  /** Writes the keys {@code first}, {@code first + step}, … of {@code keys}, each key's items in order. */
+  private void writeKeys(List<RawPut> items, List<List<Integer>> keys, int first, int step, PutResult[] out) {
+    for (int k = first; k < keys.size(); k += step) {
+      for (int i : keys.get(k)) {
+        out[i] = putRaw(items.get(i).record(), items.get(i).expected());
+      }
+    }
+  }
+
+  /** The writers of {@link #putRawBatch}: daemon threads, shared by the JVM's fs stores, idle ones ended. */
+  private static final class BatchPool {
+    static final ThreadPoolExecutor EXECUTOR = pool();
+
+    private static ThreadPoolExecutor pool() {
+      AtomicInteger n = new AtomicInteger();
+      ThreadPoolExecutor e = new ThreadPoolExecutor(BATCH_WRITERS * 4, BATCH_WRITERS * 4, 30, TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "lethe-fs-batch-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
+      e.allowCoreThreadTimeOut(true);
+      return e;
     }
   }
 
@@ -192,7 +288,14 @@ public final class FsStore extends LockingStore {
   protected void write(Record record) throws IOException {
     Path file = pathOf(record.key());
     Path temp = FsFiles.tempFor(file);
-    FsFiles.write(temp, json.encode(record), fsync);
+    byte[] content = json.encode(record);
+    try {
+      FsFiles.write(temp, content, fsync);
+    } catch (NoSuchFileException e) {
+      // the key's first record in its collection: make the directories, then write
+      Files.createDirectories(file.getParent());
+      FsFiles.write(temp, content, fsync);
+    }
     observer.afterTempWrite(record.key(), temp);
     FsFiles.commit(temp, file, fsync);
   }

@@ -63,9 +63,77 @@ class FsStoreFilesTest {
     Files.writeString(dir.resolve("notes.txt"), "hi");
     Files.createDirectories(root.resolve(".git"));
     Files.createDirectories(root.resolve("ns/bad name"));
-    assertThat(Files.list(dir).map(p -> p.getFileName().toString())).contains("rec.json.lock");
+    Files.writeString(dir.resolve("rec.json.lock"), ""); // the lock file of a store written by an earlier version
+    assertThat(Files.list(root).map(p -> p.getFileName().toString())).contains(FsKeyLocks.FILE_NAME);
+    assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
+        .containsExactlyInAnyOrder("rec.json", "ghost.json.lock", "ghost.json.1234.tmp", "notes.txt", "rec.json.lock");
     assertThat(store.listRaw(KeyPrefix.all())).extracting(Record::key).containsExactly(key);
     assertThat(store.getRaw(new RecordKey("ns", "col", "ghost"))).isEmpty();
+  }
+
+  @Test
+  void writesLeaveOneLockFileForTheWholeStoreAndNoneBesideRecords() throws Exception {
+    for (int i = 0; i < 50; i++) {
+      put(new RecordKey("ns", "col", "k" + i), "v" + i);
+    }
+    store.deleteAs(new RecordKey("ns", "col", "k0"), Optional.empty(), Optional.empty());
+    store.purge(new RecordKey("ns", "col", "k1"), Optional.of(store.getRaw(new RecordKey("ns", "col", "k1"))
+        .orElseThrow().revision()));
+    try (var files = Files.list(root.resolve("ns/col"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).hasSize(49).allMatch(n -> n.endsWith(".json"));
+    }
+    try (var top = Files.list(root)) {
+      assertThat(top.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("ns", FsKeyLocks.FILE_NAME);
+    }
+  }
+
+  @Test
+  void readsOfAStoreNeverWrittenCreateNoLockFile() throws Exception {
+    put(key, "hello");
+    Files.delete(root.resolve(FsKeyLocks.FILE_NAME));
+    FsStore reader = new FsStore(root, 32, MutableClock.at2026());
+    assertThat(reader.get(key)).isPresent();
+    assertThat(reader.list(KeyPrefix.all())).hasSize(1);
+    assertThat(reader.delete(new RecordKey("ns", "col", "absent"), Optional.empty())).isInstanceOf(Deleted.class);
+    assertThat(root.resolve(FsKeyLocks.FILE_NAME)).doesNotExist();
+  }
+
+  @Test
+  void storesOfOneDirectoryShareTheLockFileAndCloseLetsItGoAndAWriteReopensIt() throws Exception {
+    FsStore second = new FsStore(root.resolve("."), 32, MutableClock.at2026());
+    put(key, "v1");
+    Record v1 = store.getRaw(key).orElseThrow();
+    assertThat(second.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v2"), Meta.EMPTY), Optional.of(v1.revision())))
+        .isInstanceOf(Committed.class);
+    second.close();
+    second.close(); // idempotent
+    put(other, "still locks"); // the first store's use keeps the shared lock file open
+    store.close();
+    assertThat(second.put(Record.draft(other, Kind.DOCUMENT, Body.Inline.text("again"), Meta.EMPTY),
+        Optional.of(store.getRaw(other).orElseThrow().revision()))).isInstanceOf(Committed.class);
+    second.close();
+  }
+
+  @Test
+  void aBatchWithOneInvalidItemWritesNothing() {
+    Record good = foreign(key, 1, "a");
+    Record forged = new Record(other, Kind.DOCUMENT, new Revision(1, ContentHash.ofUtf8("not the content")), null,
+        List.of(), Body.Inline.text("b"), Meta.EMPTY, null, null, List.of());
+    List<dev.lethe.store.core.RawPut> items = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      items.add(new dev.lethe.store.core.RawPut(foreign(new RecordKey("ns", "many", "k" + i), 1, "x" + i), Optional.empty()));
+    }
+    items.add(new dev.lethe.store.core.RawPut(good, Optional.empty()));
+    items.add(new dev.lethe.store.core.RawPut(forged, Optional.empty()));
+    assertThatThrownBy(() -> store.putRawBatch(items)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Cannot put ns/col/other").hasMessageEndingWith("(nothing written)");
+    assertThat(store.listRaw(KeyPrefix.all())).isEmpty();
+  }
+
+  private static Record foreign(RecordKey k, long counter, String text) {
+    Body body = Body.Inline.text(text);
+    return new Record(k, Kind.DOCUMENT, RevisionHash.revision(counter, Kind.DOCUMENT, body), null, List.of(), body,
+        Meta.EMPTY, null, null, List.of());
   }
 
   @Test
