@@ -46,6 +46,11 @@ import java.util.TreeMap;
  * ({@link dev.lethe.store.core.RevisionHash#checkPage}), so stepping over it loses no other key. A
  * record that cannot be read at all (invalid JSON: the exception names no key) still stops the
  * run, because the walk cannot tell which keys it would skip.
+ *
+ * <p>A key one store cannot hold (its write or read throws {@link IllegalArgumentException}, as a
+ * {@code file:} store does for the namespace {@code _blobs} or an id over 229 characters) is
+ * reported as a {@link SyncConflict} whose reason starts with {@link #REFUSED}, nothing is written
+ * for it, and the walk goes on.
  */
 public final class Sync {
 
@@ -53,6 +58,8 @@ public final class Sync {
   static final int PAGE_SIZE = Page.MAX_LIMIT;
   /** Writes held per destination before one {@link Store#putRawBatch}. */
   static final int BATCH_SIZE = 500;
+  /** Starts the reason of a key a store refused to hold (its message follows). */
+  public static final String REFUSED = "a store cannot hold this key: ";
 
   private Sync() {}
 
@@ -91,6 +98,10 @@ public final class Sync {
           }
         } catch (CorruptRecordException e) {
           corrupt.put(key, new SyncCorrupt(key, e.getMessage()));
+        } catch (IllegalArgumentException e) {
+          // a store that cannot hold the key (a file: store: namespace _blobs, an id over 229
+          // characters) refuses it before writing anything; the key is reported, the walk goes on
+          conflicts.add(new SyncConflict(key, REFUSED + e.getMessage()));
         }
       }
       if (!retry) {
@@ -277,9 +288,9 @@ public final class Sync {
       List<PutResult> results;
       try {
         results = to.putRawBatch(pending.stream().map(Pending::put).toList());
-      } catch (CorruptRecordException e) {
-        // a store refuses to write over a corrupt record: re-run each held key on its own, so
-        // only the corrupt one is stepped over (the failed chunk wrote nothing of its own)
+      } catch (CorruptRecordException | IllegalArgumentException e) {
+        // a store refuses to write over a corrupt record, or an item whose key it cannot hold:
+        // re-run each held key on its own, so only that key is stepped over and reported
         pending.forEach(p -> retries.add(p.put().record().key()));
         pending.clear();
         return;
