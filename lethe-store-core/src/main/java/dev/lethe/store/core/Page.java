@@ -1,5 +1,7 @@
 package dev.lethe.store.core;
 
+import dev.lethe.store.core.format.RecordJson;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -10,14 +12,29 @@ import java.util.Optional;
  * is empty; because pages are cut by key (keyset paging), every key that exists for the whole walk
  * is returned exactly once, whatever other keys are added or removed meanwhile.
  *
+ * <p>A page is cut by count and by size (docs/design/0110-pages-cut-by-bytes.md): it holds at most
+ * the limit asked for, and no record is added once the page's records reach {@link #MAX_BYTES}
+ * by {@link #sizeOf} (so a page is at most {@code MAX_BYTES} plus one record, and a single record
+ * larger than the budget travels alone).
+ *
  * @param records this page's records, ordered by key, never null; at most the limit asked for
- * @param next the last key this page covers, to pass as {@code after} for the next page; empty
- *     when no key follows under the prefix (as read)
+ * @param next the last key this page covers, to pass as {@code after} for the next page; present
+ *     whenever the page was cut by count or by size, and then the key of the last record; empty
+ *     when no key follows under the prefix (as read). A page cut by size may be followed by an
+ *     empty last page.
  */
 public record Page(List<Record> records, Optional<RecordKey> next) {
 
   /** The largest page a caller may ask for, in records. */
   public static final int MAX_LIMIT = 1000;
+
+  /**
+   * The byte budget of a page: no record is added to a page once its records' {@link #sizeOf}
+   * reach this many bytes (8 MiB); a page always holds at least one record if any follows.
+   */
+  public static final long MAX_BYTES = 8L * 1024 * 1024;
+
+  private static final RecordJson JSON = new RecordJson();
 
   public Page {
     records = List.copyOf(Objects.requireNonNull(records, "records"));
@@ -25,15 +42,56 @@ public record Page(List<Record> records, Optional<RecordKey> next) {
   }
 
   /**
-   * Cuts a page from up to {@code limit + 1} records read in key order: when more than {@code
-   * limit} were read, the first {@code limit} are returned and the last of them is {@link #next}.
+   * Returns the size of {@code record} for the page budget: the length in UTF-8 bytes of its
+   * docs/store-format.md JSON ({@link RecordJson#format}). Encodes the record once; holds no more
+   * than its JSON text.
    */
-  public static Page cut(List<Record> readAhead, int limit) {
-    if (readAhead.size() <= limit) {
-      return new Page(readAhead, Optional.empty());
+  public static long sizeOf(Record record) {
+    return utf8Length(JSON.format(record));
+  }
+
+  /** Returns the length of {@code s} in UTF-8 bytes, without encoding it. */
+  static long utf8Length(CharSequence s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += 1;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
     }
-    List<Record> page = readAhead.subList(0, limit);
-    return new Page(page, Optional.of(page.get(limit - 1).key()));
+    return n;
+  }
+
+  /**
+   * Cuts a page from records read in key order by a scan asked for {@code limit + 1} records and
+   * {@code maxBytes} (which stops after the record that brings the total to {@code maxBytes} or
+   * more): records are taken while fewer than {@code limit} are taken and their total {@link
+   * #sizeOf} is below {@code maxBytes}. {@link #next} is the last taken key whenever a record was
+   * left over or the budget was reached; empty otherwise (the scan ran out).
+   *
+   * @param limit at least 1
+   * @param maxBytes at least 1
+   */
+  public static Page cut(List<Record> readAhead, int limit, long maxBytes) {
+    List<Record> page = new ArrayList<>();
+    long total = 0;
+    for (Record r : readAhead) {
+      if (page.size() == limit || total >= maxBytes) {
+        break;
+      }
+      page.add(r);
+      total += sizeOf(r);
+    }
+    boolean more = page.size() < readAhead.size() || (total >= maxBytes && !page.isEmpty());
+    return new Page(page, more ? Optional.of(page.get(page.size() - 1).key()) : Optional.empty());
   }
 
   /**

@@ -257,10 +257,10 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
   }
 
   @Override
-  protected List<Record> scan(KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
+  protected List<Record> scan(KeyPrefix prefix, RecordKey after, int limit, long maxBytes, boolean liveOnly)
       throws IOException {
     try (Connection c = ds.getConnection()) {
-      return records.scan(c, prefix, after, limit, liveOnly);
+      return records.scan(c, prefix, after, limit, maxBytes, liveOnly);
     } catch (SQLException e) {
       throw SqlFailure.of("Cannot list " + prefix, url, e).getCause();
     }

@@ -2,6 +2,7 @@ package dev.lethe.store.jdbc;
 
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Page;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.format.CorruptRecordException;
@@ -161,16 +162,102 @@ final class RecordTable {
 
   /**
    * Reads up to {@code limit} rows under {@code prefix} with a key after {@code after}, in byte
-   * order of the key columns (keyset paging on the primary key: the database reads only the rows
-   * it returns).
+   * order of the key columns, stopping after the row that brings the records' {@link Page#sizeOf}
+   * to {@code maxBytes} or more (docs/design/0110-pages-cut-by-bytes.md). Keyset paging on the
+   * primary key, in rounds of two statements: the first reads only the keys and {@code
+   * OCTET_LENGTH(record_json)} of up to the remaining count of rows, no JSON; the second reads the
+   * JSON of the rows that fit the remaining budget (by those lengths), by key range up to the last
+   * of them. So the JSON fetched is about the budget plus one record, not {@code limit} records,
+   * whatever their size. A row rewritten, added or removed between the two statements is read as
+   * it is at the second: the range and the count keep every key in order, and another round
+   * follows when the second statement stopped short of the budget.
    *
    * @param after the key to start after, or null
+   * @param limit at least 1
+   * @param maxBytes at least 1, bytes
    * @param liveOnly whether to leave tombstones out
    */
-  List<Record> scan(Connection c, KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
+  List<Record> scan(Connection c, KeyPrefix prefix, RecordKey after, int limit, long maxBytes, boolean liveOnly)
       throws SQLException {
-    StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + TABLE + " WHERE 1 = 1");
+    List<Record> out = new ArrayList<>();
+    long total = 0;
+    RecordKey cursor = after;
+    while (out.size() < limit) {
+      int want = limit - out.size();
+      List<Sized> heads = sizes(c, prefix, cursor, want, liveOnly);
+      if (heads.isEmpty()) {
+        return out;
+      }
+      int k = 0;
+      long planned = total;
+      while (k < heads.size() && planned < maxBytes) {
+        planned += heads.get(k).bytes();
+        k++;
+      }
+      RecordKey last = heads.get(k - 1).key();
+      List<Record> got = rows(c, prefix, cursor, last, k, liveOnly);
+      for (Record r : got) {
+        out.add(r);
+        total += Page.sizeOf(r);
+        if (total >= maxBytes) {
+          return out;
+        }
+      }
+      // k rows read: the k-th is the last key covered (earlier than `last` if rows were added
+      // meanwhile); fewer: every key up to `last` was read.
+      cursor = got.size() == k ? got.get(k - 1).key() : last;
+      if (heads.size() < want && cursor.equals(last)) {
+        return out;
+      }
+    }
+    return out;
+  }
+
+  private record Sized(RecordKey key, long bytes) {}
+
+  /** Keys and JSON lengths (bytes) of up to {@code limit} rows after {@code after}; no JSON. */
+  private List<Sized> sizes(Connection c, KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
+      throws SQLException {
     List<Object> args = new ArrayList<>();
+    String where = where(prefix, after, null, liveOnly, args);
+    try (PreparedStatement s = c.prepareStatement("SELECT key_namespace, key_collection, key_id,"
+        + " OCTET_LENGTH(record_json) FROM " + TABLE + where + ORDER + " LIMIT ?")) {
+      args.add(limit);
+      bindAll(s, args);
+      s.setFetchSize(Math.min(limit, 500));
+      List<Sized> out = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Sized(new RecordKey(rs.getString(1), rs.getString(2), rs.getString(3)), rs.getLong(4)));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Up to {@code limit} whole rows with a key after {@code after} and at most {@code through}. */
+  private List<Record> rows(Connection c, KeyPrefix prefix, RecordKey after, RecordKey through, int limit,
+      boolean liveOnly) throws SQLException {
+    List<Object> args = new ArrayList<>();
+    String where = where(prefix, after, through, liveOnly, args);
+    try (PreparedStatement s = c.prepareStatement("SELECT " + COLUMNS + " FROM " + TABLE + where + ORDER
+        + " LIMIT ?")) {
+      args.add(limit);
+      bindAll(s, args);
+      s.setFetchSize(Math.min(limit, 500));
+      List<Record> out = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.add(decode(rs));
+        }
+      }
+      return out;
+    }
+  }
+
+  private static String where(KeyPrefix prefix, RecordKey after, RecordKey through, boolean liveOnly,
+      List<Object> args) {
+    StringBuilder sql = new StringBuilder(" WHERE 1 = 1");
     if (prefix.namespace() != null) {
       sql.append(" AND key_namespace = ?");
       args.add(prefix.namespace());
@@ -189,24 +276,25 @@ final class RecordTable {
       args.add(after.collection());
       args.add(after.id());
     }
+    if (through != null) {
+      sql.append(" AND (key_namespace < ? OR (key_namespace = ? AND (key_collection < ?"
+          + " OR (key_collection = ? AND key_id <= ?))))");
+      args.add(through.namespace());
+      args.add(through.namespace());
+      args.add(through.collection());
+      args.add(through.collection());
+      args.add(through.id());
+    }
     if (liveOnly) {
       sql.append(" AND kind <> ?");
       args.add(Kind.TOMBSTONE.name());
     }
-    sql.append(ORDER).append(" LIMIT ?");
-    args.add(limit);
-    try (PreparedStatement s = c.prepareStatement(sql.toString())) {
-      for (int i = 0; i < args.size(); i++) {
-        s.setObject(i + 1, args.get(i));
-      }
-      s.setFetchSize(Math.min(limit, 500));
-      List<Record> out = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          out.add(decode(rs));
-        }
-      }
-      return out;
+    return sql.toString();
+  }
+
+  private static void bindAll(PreparedStatement s, List<Object> args) throws SQLException {
+    for (int i = 0; i < args.size(); i++) {
+      s.setObject(i + 1, args.get(i));
     }
   }
 

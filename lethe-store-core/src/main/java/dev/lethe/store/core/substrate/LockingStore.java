@@ -1,6 +1,7 @@
 package dev.lethe.store.core.substrate;
 
 import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Page;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.planner.Plan;
@@ -58,9 +59,10 @@ public abstract class LockingStore extends PlannedStore {
       throws IOException;
 
   @Override
-  protected final List<Record> scan(KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
-      throws IOException {
+  protected final List<Record> scan(
+      KeyPrefix prefix, RecordKey after, int limit, long maxBytes, boolean liveOnly) throws IOException {
     List<Record> out = new ArrayList<>();
+    long total = 0;
     RecordKey cursor = after;
     while (true) {
       List<RecordKey> keys = keysAfter(prefix, cursor, limit);
@@ -68,8 +70,10 @@ public abstract class LockingStore extends PlannedStore {
         // A key purged between listing and reading is simply gone.
         Optional<Record> r = read(key);
         if (r.isPresent() && !(liveOnly && r.get().isTombstone())) {
+          // Records are read one at a time, so the scan holds at most the budget plus one record.
           out.add(r.get());
-          if (out.size() == limit) {
+          total += Page.sizeOf(r.get());
+          if (out.size() == limit || total >= maxBytes) {
             return out;
           }
         }

@@ -85,14 +85,19 @@ public abstract class PlannedStore implements Store {
 
   /**
    * Returns up to {@code limit} records under {@code prefix} with a key strictly after {@code
-   * after}, in key order, reading no more of the substrate than it needs.
+   * after}, in key order, reading no more of the substrate than it needs: it stops after the
+   * record that brings the returned records' {@link Page#sizeOf} to {@code maxBytes} or more, and
+   * must not hold much more than that in memory (docs/design/0110-pages-cut-by-bytes.md).
+   * Returning fewer records than {@code limit} while their total is below {@code maxBytes} means
+   * no further key was found.
    *
    * @param after the key to start after, or null to start at the beginning
    * @param limit at least 1
+   * @param maxBytes at least 1, bytes
    * @param liveOnly whether to skip tombstones
    */
-  protected abstract List<Record> scan(KeyPrefix prefix, RecordKey after, int limit, boolean liveOnly)
-      throws IOException;
+  protected abstract List<Record> scan(
+      KeyPrefix prefix, RecordKey after, int limit, long maxBytes, boolean liveOnly) throws IOException;
 
   @Override
   public final int ancestorCap() {
@@ -179,8 +184,9 @@ public abstract class PlannedStore implements Store {
     Objects.requireNonNull(prefix, "prefix");
     Page.checkLimit(limit);
     try {
-      // One record more than asked tells whether another page follows.
-      return RevisionHash.checkPage(Page.cut(scan(prefix, after.orElse(null), limit + 1, liveOnly), limit),
+      // One record more than asked tells whether another page follows (unless the budget cut first).
+      return RevisionHash.checkPage(
+          Page.cut(scan(prefix, after.orElse(null), limit + 1, Page.MAX_BYTES, liveOnly), limit, Page.MAX_BYTES),
           this::locationOf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + prefix, e);
