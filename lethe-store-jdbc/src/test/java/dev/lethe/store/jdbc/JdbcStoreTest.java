@@ -11,6 +11,7 @@ import dev.lethe.store.core.Deleted;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
@@ -175,6 +176,35 @@ class JdbcStoreTest {
         // the purge came first: the key was absent, so the put is a first version
         assertThat(recreated.revision().counter()).isEqualTo(1);
       }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void aScanFetchesTheJsonOfOnlyTheRowsThatFitTheByteBudget(String backend) throws Exception {
+    // docs/design/0110-pages-cut-by-bytes.md: the scan measures rows before fetching their JSON;
+    // each record is 2 bytes bigger than the one before (é is 2 UTF-8 bytes)
+    String url = databases.create(backend, tmp);
+    JdbcStore store = open(url);
+    List<Record> written = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      written.add(committed(store.put(draft(new RecordKey("ns", "col", "r" + (10 + i)), "é".repeat(5000 + i)),
+          Optional.empty())));
+    }
+    long size = Page.sizeOf(written.get(0));
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT OCTET_LENGTH(record_json) FROM lethe_store_record WHERE key_id = 'r10'")) {
+      rs.next();
+      assertThat(rs.getLong(1)).as("the database's length is Page.sizeOf").isEqualTo(size);
+    }
+    try (Connection c = DriverManager.getConnection(url)) {
+      RecordTable table = new RecordTable();
+      List<Record> got = table.scan(c, KeyPrefix.all(), null, Page.MAX_LIMIT + 1, 2 * size + 100, false);
+      assertThat(got).containsExactlyElementsOf(written.subList(0, 3));
+      got = table.scan(c, KeyPrefix.all(), written.get(2).key(), Page.MAX_LIMIT + 1, 1, true);
+      assertThat(got).containsExactly(written.get(3));
+      got = table.scan(c, KeyPrefix.all(), written.get(16).key(), Page.MAX_LIMIT + 1, Page.MAX_BYTES, false);
+      assertThat(got).containsExactlyElementsOf(written.subList(17, 20));
     }
   }
 
