@@ -75,16 +75,25 @@ public record Page(List<Record> records, Optional<RecordKey> next) {
    * {@code maxBytes} (which stops after the record that brings the total to {@code maxBytes} or
    * more): records are taken while fewer than {@code limit} are taken and their total {@link
    * #sizeOf} is below {@code maxBytes}. {@link #next} is the last taken key whenever a record was
-   * left over or the budget was reached; empty otherwise (the scan ran out).
+   * left over or the budget was reached; empty otherwise (the scan ran out). A scan that read more
+   * than {@code limit} records stopped no earlier than the record after the page, so a full page
+   * is taken without measuring it again.
    *
    * @param limit at least 1
    * @param maxBytes at least 1
    */
   public static Page cut(List<Record> readAhead, int limit, long maxBytes) {
+    if (readAhead.size() > limit) {
+      // The scan read past the page, so the budget stopped it no earlier than record limit + 1:
+      // the first limit records are under it. Measuring them again (an encode each) would only
+      // confirm that, so a full page is taken as it is.
+      List<Record> page = readAhead.subList(0, limit);
+      return new Page(page, Optional.of(page.get(limit - 1).key()));
+    }
     List<Record> page = new ArrayList<>();
     long total = 0;
     for (Record r : readAhead) {
-      if (page.size() == limit || total >= maxBytes) {
+      if (total >= maxBytes) {
         break;
       }
       page.add(r);
