@@ -58,6 +58,11 @@ public final class Sync {
   static final int PAGE_SIZE = Page.MAX_LIMIT;
   /** Writes held per destination before one {@link Store#putRawBatch}. */
   static final int BATCH_SIZE = 500;
+  /**
+   * Bytes of records held per destination before one {@link Store#putRawBatch}, whatever their
+   * count ({@link #heldSize}), so big records never pile up in memory: the page budget.
+   */
+  static final long BATCH_BYTES = Page.MAX_BYTES;
   /** Starts the reason of a key a store refused to hold (its message follows). */
   public static final String REFUSED = "a store cannot hold this key: ";
 
@@ -245,6 +250,8 @@ public final class Sync {
     private final List<Pending> toA = new ArrayList<>();
     private final List<Pending> toB = new ArrayList<>();
     private final java.util.ArrayDeque<RecordKey> retries = new java.util.ArrayDeque<>();
+    private long heldToA;
+    private long heldToB;
     int copied;
     int fastForwarded;
 
@@ -260,7 +267,8 @@ public final class Sync {
       copyBlobs(from, to, record);
       List<Pending> pending = to == a ? toA : toB;
       pending.add(new Pending(new RawPut(record, expected), copy));
-      if (pending.size() >= BATCH_SIZE) {
+      long held = to == a ? (heldToA += heldSize(record)) : (heldToB += heldSize(record));
+      if (pending.size() >= BATCH_SIZE || held >= BATCH_BYTES) {
         flush(to, pending);
       }
       return true;
@@ -282,6 +290,11 @@ public final class Sync {
     }
 
     private void flush(Store to, List<Pending> pending) {
+      if (to == a) {
+        heldToA = 0;
+      } else {
+        heldToB = 0;
+      }
       if (pending.isEmpty()) {
         return;
       }
@@ -309,6 +322,16 @@ public final class Sync {
       }
       pending.clear();
     }
+  }
+
+  /**
+   * What holding {@code record} costs, in bytes, without encoding it: its inline body (at most
+   * twice over as JSON text) and a kilobyte for its key, meta, links and ancestors. Only decides
+   * when a batch is written, never what is written.
+   */
+  static long heldSize(Record record) {
+    long body = record.body() instanceof Body.Inline inline ? 2L * inline.length() : 0;
+    return body + 1024 + 100L * record.ancestors().size();
   }
 
   /** Copies {@code record}'s blobs from {@code from} to {@code to}, then puts it raw on {@code to}. */

@@ -56,6 +56,28 @@ class SyncBatchingTest {
   }
 
   @Test
+  void bigRecordsAreWrittenBeforeTheyPileUpPastTheByteBudget() {
+    MemoryStore a = new MemoryStore(32, Clock.systemUTC());
+    MemoryStore b = new MemoryStore(32, Clock.systemUTC());
+    int n = 24;
+    String mib = "x".repeat(1024 * 1024);
+    for (int i = 0; i < n; i++) {
+      put(a, String.format("k%03d", i), i + mib, Optional.empty());
+    }
+    long oneRecord = Sync.heldSize(a.listRaw(KeyPrefix.all()).get(0));
+    List<Long> held = new java.util.ArrayList<>();
+    AtomicInteger singles = new AtomicInteger();
+    AtomicInteger batches = new AtomicInteger();
+    SyncReport r = Sync.run(a, counting(b, singles, batches,
+        items -> held.add(items.stream().mapToLong(item -> Sync.heldSize(item.record())).sum())),
+        KeyPrefix.namespace("n"), SyncOptions.DEFAULTS);
+    assertThat(r.copied()).isEqualTo(n);
+    assertThat(held).as("bytes held per batch").hasSizeGreaterThan(2)
+        .allSatisfy(bytes -> assertThat(bytes).isLessThan(Sync.BATCH_BYTES + oneRecord));
+    assertThat(b.listRaw(KeyPrefix.all())).isEqualTo(a.listRaw(KeyPrefix.all()));
+  }
+
+  @Test
   void copiesAndFastForwardsTravelInBatchesNotOnePutPerKey() {
     MemoryStore a = new MemoryStore(32, Clock.systemUTC());
     MemoryStore b = new MemoryStore(32, Clock.systemUTC());
