@@ -277,6 +277,12 @@ public final class LetheServer implements AutoCloseable {
         c.http.maxRequestSize = config.maxRequestBytes();
         // names may legally carry encoded characters such as %2F; the catalog answers 400 with JSON
         c.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(UriCompliance.LEGACY));
+        // a body refused unread (413, 400 on a path, 401, 403) is drained, up to twice the limit, so
+        // the client reads the answer instead of a reset (docs/design/0117-answering-refused-bodies.md)
+        long drainLimit = config.maxRequestBytes() > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * config.maxRequestBytes();
+        c.jetty.modifyServletContextHandler(handler -> handler.addFilter(
+            new org.eclipse.jetty.ee10.servlet.FilterHolder(new UnreadBodyDrain(drainLimit)), "/*",
+            java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
         // errors Jetty answers itself (unparsable URI, URI or headers too long) are JSON too
         c.jetty.modifyServer(server -> {
           server.setErrorHandler(new JsonErrorHandler(json));

@@ -1,6 +1,7 @@
 package dev.lethe.store.core;
 
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * A record's kind. Kinds are open: any name of 1 to 64 characters of {@code [a-z0-9_-]} is a
@@ -10,6 +11,10 @@ import java.util.Map;
  * @param name the kind's name, e.g. {@code document}
  */
 public record Kind(String name) {
+  // Compiled once: String.matches compiles its pattern on every call, and every record read,
+  // parsed or decoded builds a Kind (docs/design/0116-store-request-overhead.md). Declared before
+  // the constants below, whose construction uses it.
+  private static final Pattern NAME = Pattern.compile("[a-z0-9_-]+");
 
   /** A deleted record. */
   public static final Kind TOMBSTONE = new Kind("tombstone");
@@ -28,7 +33,7 @@ public record Kind(String name) {
 
   /** @throws IllegalArgumentException if the name is not 1-64 characters of [a-z0-9_-] */
   public Kind {
-    if (name == null || name.isEmpty() || name.length() > 64 || !name.matches("[a-z0-9_-]+")) {
+    if (name == null || name.isEmpty() || name.length() > 64 || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
           "Invalid kind '" + name + "': expected 1-64 characters of [a-z0-9_-]");
     }

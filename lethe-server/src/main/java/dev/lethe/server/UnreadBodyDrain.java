@@ -1,0 +1,76 @@
+package dev.lethe.server;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Reads and discards what a request left of its body before the answer goes out
+ * (docs/design/0117-answering-refused-bodies.md). A request refused before its body was read (413
+ * by {@code Content-Length}, 400 on a bad path, 401, 403) otherwise leaves the body unread; the
+ * HTTP server then closes the connection while the client is still writing, and the client can see
+ * a reset (a failed write, or "header parser received no bytes") instead of the answer. Draining
+ * makes the body end where HTTP/1.1 expects it, so the answer arrives whole and the connection
+ * stays open.
+ *
+ * <p>At most {@code limit} bytes are drained: a body whose unread rest is longer (known from its
+ * {@code Content-Length}, or found while reading a chunked one) is left as before, and its
+ * connection closed, so an unauthenticated client cannot hold a request thread for more than one
+ * request's worth of reading. A read that fails (the client went away, the idle timeout) ends the
+ * drain quietly; the answer is written as it would have been.
+ *
+ * <p>A servlet filter around the whole Javalin servlet, not a Javalin {@code after} handler: a
+ * before handler that answers and calls {@code skipRemainingHandlers} (the store's dot-segment
+ * check) skips the after handlers too. Thread-safe.
+ */
+final class UnreadBodyDrain implements Filter {
+  private final long limit;
+
+  /** @param limit the most bytes to read and discard per request, at least 0 */
+  UnreadBodyDrain(long limit) {
+    this.limit = limit;
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    try {
+      chain.doFilter(request, response);
+    } finally {
+      drain((HttpServletRequest) request, limit);
+    }
+  }
+
+  /**
+   * Drains the unread rest of {@code request}'s body, at most {@code limit} bytes; a no-op when the
+   * body was read (or there is none).
+   */
+  static void drain(HttpServletRequest request, long limit) {
+    long length = request.getContentLengthLong();
+    if (length == 0 || (length < 0 && request.getHeader("Transfer-Encoding") == null)) {
+      return; // no body
+    }
+    if (length > limit) {
+      return; // routes read a body whole or not at all: an unread rest is the whole, too long
+    }
+    try {
+      InputStream in = request.getInputStream();
+      byte[] buffer = new byte[8192];
+      long left = limit;
+      while (left > 0) {
+        int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+        if (n < 0) {
+          return; // the body ended (at once when the route read it)
+        }
+        left -= n;
+      }
+    } catch (IOException | RuntimeException gone) {
+      // the client went away or stalled: the connection closes, as it would have without the drain
+    }
+  }
+}
