@@ -18,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Two-way sync of the keys under a prefix (docs/design/0107-streaming-sync.md). Reads and writes
@@ -35,7 +39,11 @@ import java.util.TreeMap;
  * <p>Copies and fast-forwards planned on a key's first attempt are held per destination and
  * written {@value #BATCH_SIZE} at a time with {@link Store#putRawBatch}
  * (docs/design/0115-batched-raw-writes.md): the same conditional raw puts, fewer round trips and
- * transactions. An item that did not commit is re-planned from fresh reads, as a lost race is.
+ * transactions. An item that did not commit is re-planned from fresh reads, as a lost race is. A
+ * batch is written by its destination's writer thread while the walk reads on
+ * (docs/design/0109-fs-store-lock-file-and-parallel-batches.md, "Sync writes while it reads"): at
+ * most one batch per destination is in flight and one held, and the run waits for every batch
+ * before it returns, also when it fails.
  *
  * <p>Every record sync reads has proved its content (the stores' reads check it,
  * docs/design/0108-records-that-prove-their-content.md), and every blob it copies is checked
@@ -80,12 +88,21 @@ public final class Sync {
     Map<RecordKey, SyncCorrupt> corrupt = new TreeMap<>();
     Cursor onA = new Cursor(a, prefix, "A", corrupt);
     Cursor onB = new Cursor(b, prefix, "B", corrupt);
+    List<SyncConflict> conflicts = new ArrayList<>();
+    Batches batches = new Batches(a, b);
+    try {
+      return walk(a, b, onA, onB, batches, corrupt, conflicts, options);
+    } finally {
+      batches.close();
+    }
+  }
+
+  private static SyncReport walk(Store a, Store b, Cursor onA, Cursor onB, Batches batches,
+      Map<RecordKey, SyncCorrupt> corrupt, List<SyncConflict> conflicts, SyncOptions options) {
     int copied = 0;
     int fastForwarded = 0;
     int merged = 0;
-    List<SyncConflict> conflicts = new ArrayList<>();
     long done = 0;
-    Batches batches = new Batches(a, b);
     while (batches.hasRetry() || onA.peek() != null || onB.peek() != null
         || batches.flushAll()) {
       // a key whose batched write did not commit is re-planned from fresh reads (attempt 2 on)
@@ -252,10 +269,17 @@ public final class Sync {
     private final java.util.ArrayDeque<RecordKey> retries = new java.util.ArrayDeque<>();
     private long heldToA;
     private long heldToB;
+    private InFlight inFlightA;
+    private InFlight inFlightB;
+    private ExecutorService writerA;
+    private ExecutorService writerB;
     int copied;
     int fastForwarded;
 
     private record Pending(RawPut put, boolean copy) {}
+
+    /** A batch handed to a destination's writer; its results are null when refused as a whole. */
+    private record InFlight(List<Pending> items, Future<List<PutResult>> results) {}
 
     Batches(Store a, Store b) {
       this.a = a;
@@ -282,10 +306,12 @@ public final class Sync {
       return retries.poll();
     }
 
-    /** Writes everything held; true when that queued keys to retry. */
+    /** Writes everything held and waits for it; true when that queued keys to retry. */
     boolean flushAll() {
       flush(a, toA);
       flush(b, toB);
+      collect(a);
+      collect(b);
       return hasRetry();
     }
 
@@ -298,19 +324,58 @@ public final class Sync {
       if (pending.isEmpty()) {
         return;
       }
-      List<PutResult> results;
+      collect(to); // at most one batch per destination in flight
+      List<Pending> items = List.copyOf(pending);
+      pending.clear();
+      InFlight written = new InFlight(items, writer(to).submit(() -> write(to, items)));
+      if (to == a) {
+        inFlightA = written;
+      } else {
+        inFlightB = written;
+      }
+    }
+
+    /** Writes a batch on the destination's writer; null when the store refused it as a whole. */
+    private static List<PutResult> write(Store to, List<Pending> items) {
       try {
-        results = to.putRawBatch(pending.stream().map(Pending::put).toList());
+        return to.putRawBatch(items.stream().map(Pending::put).toList());
       } catch (CorruptRecordException | IllegalArgumentException e) {
         // a store refuses to write over a corrupt record, or an item whose key it cannot hold:
-        // re-run each held key on its own, so only that key is stepped over and reported
-        pending.forEach(p -> retries.add(p.put().record().key()));
-        pending.clear();
+        // each held key is re-run on its own, so only that key is stepped over and reported
+        return null;
+      }
+    }
+
+    /** Waits for the batch in flight to {@code to}, counts what committed and queues the rest. */
+    private void collect(Store to) {
+      InFlight written = to == a ? inFlightA : inFlightB;
+      if (written == null) {
         return;
       }
-      for (int i = 0; i < pending.size(); i++) {
-        Pending p = pending.get(i);
-        if (results.get(i) instanceof Committed) {
+      if (to == a) {
+        inFlightA = null;
+      } else {
+        inFlightB = null;
+      }
+      List<PutResult> results;
+      try {
+        results = written.results().get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        if (e.getCause() instanceof Error err) {
+          throw err;
+        }
+        throw new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while writing a batch", e);
+      }
+      List<Pending> items = written.items();
+      for (int i = 0; i < items.size(); i++) {
+        Pending p = items.get(i);
+        if (results != null && results.get(i) instanceof Committed) {
           if (p.copy()) {
             copied++;
           } else {
@@ -320,7 +385,41 @@ public final class Sync {
           retries.add(p.put().record().key());
         }
       }
-      pending.clear();
+    }
+
+    private ExecutorService writer(Store to) {
+      if (to == a) {
+        return writerA == null ? (writerA = newWriter()) : writerA;
+      }
+      return writerB == null ? (writerB = newWriter()) : writerB;
+    }
+
+    private static ExecutorService newWriter() {
+      return Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "lethe-sync-writer");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+
+    /** Waits for the batches in flight (their outcome no longer matters) and ends the writers. */
+    void close() {
+      for (InFlight w : new InFlight[] {inFlightA, inFlightB}) {
+        if (w != null) {
+          try {
+            w.results().get();
+          } catch (ExecutionException e) {
+            // the walk already failed; the batch's own failure changes nothing
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+      for (ExecutorService w : new ExecutorService[] {writerA, writerB}) {
+        if (w != null) {
+          w.shutdown();
+        }
+      }
     }
   }
 

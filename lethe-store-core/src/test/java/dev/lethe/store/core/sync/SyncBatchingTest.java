@@ -56,6 +56,30 @@ class SyncBatchingTest {
   }
 
   @Test
+  void aBatchThatFailsOnItsWriterFailsTheRunAndLeavesNoWriterBehind() {
+    MemoryStore a = new MemoryStore(32, Clock.systemUTC());
+    MemoryStore b = new MemoryStore(32, Clock.systemUTC());
+    int n = Sync.BATCH_SIZE * 3;
+    for (int i = 0; i < n; i++) {
+      put(a, String.format("k%05d", i), "v " + i, Optional.empty());
+    }
+    AtomicInteger batches = new AtomicInteger();
+    Store failing = counting(b, new AtomicInteger(), batches, items -> {
+      if (batches.get() == 2) {
+        throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
+      }
+    });
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> Sync.run(a, failing, KeyPrefix.namespace("n"), SyncOptions.DEFAULTS))
+        .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("disk full");
+    int after = batches.get();
+    assertThat(b.listRaw(KeyPrefix.all())).hasSize(Sync.BATCH_SIZE); // the first batch only
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
+        Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("lethe-sync-writer")));
+    assertThat(batches.get()).as("no batch written after the run returned").isEqualTo(after);
+  }
+
+  @Test
   void bigRecordsAreWrittenBeforeTheyPileUpPastTheByteBudget() {
     MemoryStore a = new MemoryStore(32, Clock.systemUTC());
     MemoryStore b = new MemoryStore(32, Clock.systemUTC());
