@@ -10,7 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Reads and discards what a request left of its body before the answer goes out
+ * Sends the answer, then reads and discards what the request left of its body
  * (docs/design/0117-answering-refused-bodies.md). A request refused before its body was read (413
  * by {@code Content-Length}, 400 on a bad path, 401, 403) otherwise leaves the body unread; the
  * HTTP server then closes the connection while the client is still writing, and the client can see
@@ -39,11 +39,21 @@ final class UnreadBodyDrain implements Filter {
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    try {
-      chain.doFilter(request, response);
-    } finally {
-      drain((HttpServletRequest) request, limit);
+    chain.doFilter(request, response);
+    if (request.isAsyncStarted()) {
+      return; // answered later, on another thread
     }
+    // The answer goes out first, so a client that waits for it before sending its body (as an
+    // Expect: 100-continue client may) has it at once instead of when the drain gives up; then
+    // the rest of the body is read, so the connection is not closed over unread bytes.
+    // Closing the output completes the answer (with its Content-Length) rather than flushing a
+    // part of it.
+    try {
+      response.getOutputStream().close();
+    } catch (IllegalStateException writerUsed) {
+      response.getWriter().close();
+    }
+    drain((HttpServletRequest) request, limit);
   }
 
   /**
