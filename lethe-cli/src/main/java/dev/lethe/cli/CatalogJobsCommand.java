@@ -15,6 +15,9 @@ import picocli.CommandLine.Option;
  * {@code lethe catalog jobs}: prints the cleanup jobs of a catalog as a table, from {@code GET
  * /api/metalakes/{m}/catalogs/{c}/cleanups} of a running server (docs/purge.md "Watching it").
  *
+ * <p>Prints one page ({@code --limit} jobs, newest first); when more remain it prints one stderr
+ * line naming the {@code --page-token} that continues the walk.
+ *
  * <p>Exit codes: 0 listed, 1 server unreachable or failing, 2 bad option or a 4xx answer (one line
  * on stderr).
  */
@@ -37,6 +40,13 @@ final class CatalogJobsCommand implements Callable<Integer> {
   @Option(names = "--state", description = "Only this state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED.")
   String state;
 
+  @Option(names = "--limit", description = "Jobs per page, 1..10000 (default: the server's, 1000).")
+  Integer limit;
+
+  @Option(names = "--page-token", paramLabel = "TOKEN",
+      description = "Continue a listing: the token printed after the previous page.")
+  String pageToken;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -52,6 +62,11 @@ final class CatalogJobsCommand implements Callable<Integer> {
       return answer.status() >= 500 ? 1 : 2;
     }
     print(spec.commandLine().getOut(), answer.body().path("cleanups"));
+    JsonNode next = answer.body().path("nextPageToken");
+    if (next.isTextual()) {
+      // on stderr, so stdout stays one table a script can read
+      err.println("lethe catalog jobs: more jobs: run again with --page-token " + next.asText());
+    }
     return 0;
   }
 
@@ -65,6 +80,12 @@ final class CatalogJobsCommand implements Callable<Integer> {
     }
     if (state != null) {
       params.add("state=" + CatalogServer.encode(state));
+    }
+    if (limit != null) {
+      params.add("limit=" + limit);
+    }
+    if (pageToken != null) {
+      params.add("pageToken=" + CatalogServer.encode(pageToken));
     }
     return params.isEmpty() ? "" : "?" + String.join("&", params);
   }

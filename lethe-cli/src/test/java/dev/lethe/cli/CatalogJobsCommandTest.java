@@ -74,6 +74,45 @@ class CatalogJobsCommandTest {
   }
 
   @Test
+  void aLimitPrintsOnePageAndTheTokenThatContinuesTheWalk() throws Exception {
+    for (String table : new String[] {"a", "b"}) {
+      send("POST", "/iceberg/v1/main/namespaces/sales/tables", "{\"name\":\"" + table + "\",\"schema\":{\"type\":\"struct\","
+          + "\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}", null);
+      assertThat(send("DELETE", "/iceberg/v1/main/namespaces/sales/tables/" + table + "?purgeRequested=true", null, "true")
+          .statusCode()).isEqualTo(204);
+    }
+    String url = "http://127.0.0.1:" + server.port();
+
+    assertThat(run("catalog", "jobs", "--server", url, "--limit", "2")).isZero();
+    String[] first = out.toString().split("\n");
+    assertThat(first).hasSize(3);
+    assertThat(first[1]).contains(" b ");
+    assertThat(first[2]).contains(" a ");
+    String hint = err.toString().strip();
+    assertThat(hint).startsWith("lethe catalog jobs: more jobs: run again with --page-token ").doesNotContain("\n");
+    String token = hint.substring(hint.lastIndexOf(' ') + 1);
+
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    assertThat(run("catalog", "jobs", "--server", url, "--limit", "2", "--page-token", token)).isZero();
+    String[] second = out.toString().split("\n");
+    assertThat(second).hasSize(2);
+    assertThat(second[1]).contains("orders");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void aBadLimitOrPageTokenIsExit2WithOneLineOnStderr() {
+    String url = "http://127.0.0.1:" + server.port();
+    assertThat(run("catalog", "jobs", "--server", url, "--limit", "0")).isEqualTo(2);
+    assertThat(err.toString().strip()).startsWith("lethe catalog jobs: ").doesNotContain("\n");
+    err.getBuffer().setLength(0);
+    assertThat(run("catalog", "jobs", "--server", url, "--page-token", "not a token")).isEqualTo(2);
+    assertThat(err.toString().strip()).startsWith("lethe catalog jobs: ").doesNotContain("\n");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void aBadStateIsExit2WithOneLineOnStderr() {
     int code = run("catalog", "jobs", "--server", "http://127.0.0.1:" + server.port(), "--state", "done");
 
