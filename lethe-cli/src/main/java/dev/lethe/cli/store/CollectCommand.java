@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
     description = {"Purge tombstones deleted at least --older-than ago.",
         "There is no default: choose a horizon longer than any peer stays offline,",
         "or that peer's next sync brings the record back.",
-        "Unstamped tombstones are kept and counted. Conflicts (keys recreated meanwhile) exit 0."},
+        "Unstamped tombstones are kept and counted.",
+        "Conflicts (keys recreated meanwhile) exit 0."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class CollectCommand extends StoreSubcommand {
 

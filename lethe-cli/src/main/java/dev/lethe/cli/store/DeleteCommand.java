@@ -15,13 +15,14 @@ import picocli.CommandLine.Option;
 @Command(name = "delete", mixinStandardHelpOptions = true,
     description = {"Delete a record by writing a tombstone that sync carries to every peer.",
         "Prints 'deleted: ns/col/id' (also for a key never seen or already deleted).",
-        "A stale --expected prints 'conflict: ns/col/id' and 'current: {...}' and exits 3."},
+        "A stale --expected prints 'conflict: ns/col/id' and 'current: {...}',",
+        "and exits 3."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class DeleteCommand extends StoreSubcommand {
 
-  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace.") String namespace;
-  @Option(names = "--collection", paramLabel = "COL", description = "Collection.") String collection;
-  @Option(names = "--id", paramLabel = "ID", description = "Record id.") String id;
+  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace (required).") String namespace;
+  @Option(names = "--collection", paramLabel = "COL", description = "Collection (required).") String collection;
+  @Option(names = "--id", paramLabel = "ID", description = "Record id (required).") String id;
   @Option(names = "--expected", paramLabel = "REVISION_JSON",
       description = "Revision from 'lethe store get', e.g. {\"counter\":3,\"hash\":\"...\"}.") String expectedJson;
 

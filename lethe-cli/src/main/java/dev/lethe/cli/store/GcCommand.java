@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 /** {@code lethe store gc}: sweeps blobs no record references. */
 @Command(name = "gc", mixinStandardHelpOptions = true,
-    description = {"Remove blobs that no record or tombstone references and that are older than --grace.",
+    description = {"Remove blobs that no record or tombstone references, older than --grace.",
         "Prints swept, referenced and young counts."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class GcCommand extends StoreSubcommand {

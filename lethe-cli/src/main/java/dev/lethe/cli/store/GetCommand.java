@@ -15,9 +15,9 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class GetCommand extends StoreSubcommand {
 
-  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace.") String namespace;
-  @Option(names = "--collection", paramLabel = "COL", description = "Collection.") String collection;
-  @Option(names = "--id", paramLabel = "ID", description = "Record id.") String id;
+  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace (required).") String namespace;
+  @Option(names = "--collection", paramLabel = "COL", description = "Collection (required).") String collection;
+  @Option(names = "--id", paramLabel = "ID", description = "Record id (required).") String id;
   @Option(names = "--raw", description = "Show tombstones too (the replication surface).") boolean raw;
 
   @Override

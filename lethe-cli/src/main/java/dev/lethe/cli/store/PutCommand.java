@@ -27,16 +27,17 @@ import picocli.CommandLine.Option;
         "Without --expected the key must be absent (or deleted: a recreation);",
         "with --expected it must hold that revision.",
         "Prints 'committed: ns/col/id' and 'revision: {...}'.",
-        "A stale --expected prints 'conflict: ns/col/id' and 'current: {...}' (or 'not found: ns/col/id') and exits 3."},
+        "A stale --expected prints 'conflict: ns/col/id' and 'current: {...}'",
+        "(or 'not found: ns/col/id') and exits 3."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class PutCommand extends StoreSubcommand {
 
-  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace.") String namespace;
-  @Option(names = "--collection", paramLabel = "COL", description = "Collection.") String collection;
-  @Option(names = "--id", paramLabel = "ID", description = "Record id.") String id;
+  @Option(names = "--namespace", paramLabel = "NS", description = "Namespace (required).") String namespace;
+  @Option(names = "--collection", paramLabel = "COL", description = "Collection (required).") String collection;
+  @Option(names = "--id", paramLabel = "ID", description = "Record id (required).") String id;
   @Option(names = "--kind", paramLabel = "KIND", defaultValue = "document",
       description = "Record kind (default: ${DEFAULT-VALUE}; log and lines merge by line union).") String kind;
-  @Option(names = "--body-file", paramLabel = "FILE", description = "Body to write, or - for stdin.") String bodyFile;
+  @Option(names = "--body-file", paramLabel = "FILE", description = "Body to write, or - for stdin (required).") String bodyFile;
   @Option(names = "--blob", description = "Store the body as a content-addressed blob.") boolean blob;
   @Option(names = "--expected", paramLabel = "REVISION_JSON",
       description = "Revision read before, e.g. {\"counter\":3,\"hash\":\"...\"}.") String expectedJson;

@@ -12,9 +12,10 @@ import picocli.CommandLine.Option;
 
 /** {@code lethe store reset}: tombstones every live record of a namespace or collection. */
 @Command(name = "reset", mixinStandardHelpOptions = true,
-    description = {"Delete every live record of a namespace (or one collection) with conditional deletes.",
-        "Prints 'N deleted, M conflicts'. Records edited meanwhile are conflicts: one 'conflict: ns/col/id'",
-        "line each on stderr, then a re-run hint; exit 3. Re-running is safe."},
+    description = {"Delete every live record of a namespace (or collection) by conditional deletes.",
+        "Prints 'N deleted, M conflicts'. Records edited meanwhile are conflicts:",
+        "one 'conflict: ns/col/id' line each on stderr, then a re-run hint; exit 3.",
+        "Re-running is safe."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class ResetCommand extends StoreSubcommand {
 

@@ -16,11 +16,12 @@ import picocli.CommandLine.Option;
     description = {"Sync --store and --peer both ways through the replication surface.",
         "Prints copied, fast-forwarded, merged, conflicts and converged;",
         "one 'conflict: ns/col/id: reason' line per conflict on stderr;",
-        "exits 3 when conflicts remain (neither side was written for them), including keys",
-        "one store cannot hold (a file: store: namespace _blobs, ids over 229 characters).",
-        "A key where either side holds a corrupt record (its revision does not match its body)",
-        "is never copied: one 'corrupt: ns/col/id: …' line on stderr names it and where it is,",
-        "the other keys are synced, and sync exits 1."},
+        "exits 3 when conflicts remain (neither side was written for them),",
+        "including keys one store cannot hold (in a file: store: namespace _blobs,",
+        "ids over 229 characters).",
+        "A key where either side holds a corrupt record (its revision does not match",
+        "its body) is never copied: one 'corrupt: ns/col/id: …' line on stderr names",
+        "it and where it is, the other keys are synced, and sync exits 1."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class SyncCommand extends StoreSubcommand {
 
