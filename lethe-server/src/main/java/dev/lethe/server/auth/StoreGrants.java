@@ -70,7 +70,9 @@ public final class StoreGrants {
     String where = namespace.map(ns -> "store namespace '" + ns + "'").orElse("the whole store");
     return switch (action) {
       case INFO -> who + " may read the store's info"; // never denied
-      case READ, LIST -> who + " has no store.read grant on " + where;
+      case READ, LIST -> who + " has no store.read grant on " + where + namespace.map(ns -> "").orElse(
+          ": listing every namespace needs \"*\" in store.read; list one namespace instead"
+              + " (/store/v1/records/{ns}, or --namespace NS)");
       case WRITE, PUT_RAW -> who + " has no store.write grant on " + where;
       case RESET -> who + " needs both store.read and store.write on " + where + " to reset it";
       case PURGE -> who + " may not purge: purge (and collect) needs a store admin (\"*\" in store.read and store.write)";

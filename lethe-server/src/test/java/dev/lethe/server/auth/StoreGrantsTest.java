@@ -92,4 +92,14 @@ class StoreGrantsTest {
         Optional.of("team"));
     assertThat(((StoreGrants.Deny) purge).reason()).contains("'writer'").contains("store admin");
   }
+
+  @Test
+  void aRefusedWholeStoreListingSaysWhatWouldBeAllowed() {
+    // `lethe store sync --peer http://…` without --namespace, with a token that reads some namespaces,
+    // used to end in "has no store.read grant on the whole store" with no way forward named
+    StoreGrants.Decision d = StoreGrants.decide(p("writer", Set.of("team"), Set.of("team")), StoreAction.LIST, Optional.empty());
+    assertThat(((StoreGrants.Deny) d).reason())
+        .isEqualTo("Principal 'writer' has no store.read grant on the whole store: listing every namespace needs"
+            + " \"*\" in store.read; list one namespace instead (/store/v1/records/{ns}, or --namespace NS)");
+  }
 }
