@@ -31,6 +31,7 @@ class AuthTest {
   private static final String WRONG_TOKEN = "wrong-token-9a9a9a9a9a";
   private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static ServerFixture server;
+  private static Path authFile;
 
   @BeforeAll
   static void start() throws Exception {
@@ -38,6 +39,7 @@ class AuthTest {
     Files.writeString(auth, "principals:\n"
         + "  - name: admin\n    token-sha256: \"" + sha256(ADMIN_TOKEN) + "\"\n    read: [\"*\"]\n    write: [\"*\"]\n"
         + "  - name: reader\n    token-sha256: \"" + sha256(READER_TOKEN) + "\"\n    read: [main]\n    write: []\n");
+    authFile = auth;
     server = ServerFixture.start("auth", Map.of("LETHE_AUTH_FILE", auth.toString()));
   }
 
@@ -79,6 +81,12 @@ class AuthTest {
     assertThat(wrong.statusCode()).isEqualTo(401);
     assertThat(wrong.body()).doesNotContain(WRONG_TOKEN);
     assertThatThrownBy(() -> server.client(null)).isInstanceOf(NotAuthorizedException.class);
+  }
+
+  @Test
+  void theLogSaysAuthIsOnAndFromWhichFile() throws Exception {
+    // a new operator could not tell from the start-up log whether LETHE_AUTH_FILE had taken effect
+    assertThat(server.process.log()).contains("Auth is on: 2 principal(s) from " + authFile + " (lethe.auth.file)");
   }
 
   @Test

@@ -23,6 +23,7 @@ class ServerProcessTest {
     }
     String log = first.process.log();
     assertThat(log).containsOnlyOnce("Lethe Iceberg REST catalog at " + first.process.icebergUri() + " (warehouse=main)");
+    assertThat(log).containsOnlyOnce("Auth is off (lethe.auth.file not set): every request is allowed; the server binds 127.0.0.1 only");
     int exit = first.process.stop();
     assertThat(exit).as("exit code after SIGTERM (docs/catalog.md \"Stopping\")").isZero();
     assertThat(first.process.log()).doesNotContain("ERROR").doesNotContain("Exception");

@@ -34,6 +34,7 @@ import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AuthDecision;
+import dev.lethe.server.auth.AuthFile;
 import dev.lethe.server.auth.AuthFileLoader;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Authorizer;
@@ -132,13 +133,20 @@ public final class LetheServer implements AutoCloseable {
     AccessCheck access = AccessCheck.ALLOW_ALL;
     if (config.authFile() != null) {
       try {
-        access = new AuthorizerAccessCheck(Authorizer.of(new AuthFileLoader().load(config.authFile())));
+        AuthFile file = new AuthFileLoader().load(config.authFile());
+        access = new AuthorizerAccessCheck(Authorizer.of(file));
+        // the operator sees from the log alone that the file took effect, and which one
+        LOG.info("Auth is on: {} principal(s) from {} ({})", file.principals().size(), config.authFile(),
+            ConfigKeys.AUTH_FILE);
       } catch (InvalidAuthFileException e) {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
       }
     } else if (!isLoopback(config.host())) {
       LOG.warn("Auth is off ({} not set) and the server binds {}: anyone who can reach it can change the catalog",
           ConfigKeys.AUTH_FILE, config.host());
+    } else {
+      LOG.info("Auth is off ({} not set): every request is allowed; the server binds {} only", ConfigKeys.AUTH_FILE,
+          config.host());
     }
     return start(config, access);
   }
