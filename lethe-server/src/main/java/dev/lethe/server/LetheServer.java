@@ -381,8 +381,8 @@ public final class LetheServer implements AutoCloseable {
         default -> status >= 500 ? "InternalServerError" : "BadRequestException";
       };
       String text = message == null || message.isEmpty() ? "HTTP " + status : message;
-      if (status == 413 && !text.toLowerCase(java.util.Locale.ROOT).contains("limit")) {
-        text = "Request body too large: " + text;
+      if (status == 413) {
+        text = BodyLimitMessage.of(text);
       }
       if (ctx.path().startsWith(StoreErrors.PREFIX)) {
         // no store route matched (or the body was refused): the store's error shape

@@ -60,7 +60,8 @@ class RefusedBodyTest {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/store/v1/records/ns/col/a" + i))
           .PUT(HttpRequest.BodyPublishers.ofByteArray(big)).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(413);
-      assertThat(r.body()).contains("\"RequestTooLarge\"").contains("limit is " + LIMIT + " bytes");
+      assertThat(r.body()).contains("\"RequestTooLarge\"").contains("limit is " + LIMIT + " bytes")
+          .contains("(lethe.http.max-request-bytes)");
     }
     assertThat(server.store().listRaw(KeyPrefix.namespace("ns"))).isEmpty();
   }
@@ -72,6 +73,7 @@ class RefusedBodyTest {
           .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(413);
+      assertThat(r.body()).contains("(lethe.http.max-request-bytes)");
     }
     assertThat(server.store().listRaw(KeyPrefix.namespace("chunked"))).isEmpty();
   }

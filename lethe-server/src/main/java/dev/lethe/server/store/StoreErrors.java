@@ -52,7 +52,11 @@ public final class StoreErrors {
     } else if (e instanceof ForbiddenException) {
       error(ctx, 403, "Forbidden", oneLine(e.getMessage()));
     } else if (e instanceof HttpResponseException h) {
-      error(ctx, h.getStatus(), h.getStatus() == 413 ? "RequestTooLarge" : "BadRequest", oneLine(h.getMessage()));
+      if (h.getStatus() == 413) {
+        error(ctx, 413, "RequestTooLarge", oneLine(dev.lethe.server.BodyLimitMessage.of(h.getMessage())));
+      } else {
+        error(ctx, h.getStatus(), "BadRequest", oneLine(h.getMessage()));
+      }
     } else if (ShutdownGate.stopping(ctx)) {
       // the stop closed the store or database under this request (docs/design/0410-operations.md §4)
       LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());

@@ -109,14 +109,14 @@ final class StoreHttp {
       HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
       return new Response(r.statusCode(), r.body() == null ? new byte[0] : r.body(), r);
     } catch (IOException e) {
-      throw new UncheckedIOException(what + " on " + base, new IOException(describe(e), e));
+      throw new UncheckedIOException(what + " on " + base, new IOException(describe(e, body), e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(what + " on " + base, new IOException("interrupted", e));
     }
   }
 
-  private static String describe(IOException e) {
+  private static String describe(IOException e, byte[] body) {
     if (e instanceof java.net.ConnectException) {
       return "cannot connect (is the server running?)";
     }
@@ -124,6 +124,14 @@ final class StoreHttp {
       return "timed out";
     }
     String m = e.getMessage();
-    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    String cause = m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    if (body != null && body.length > 0) {
+      // a server closes the connection unanswered on a body over twice its limit
+      // (docs/design/0117-answering-refused-bodies.md); the client sees only a reset or an empty answer
+      return "the connection failed while sending a request body of " + body.length + " bytes (" + cause
+          + "); a server closes it without answering when the body is over twice its lethe.http.max-request-bytes"
+          + " (8 MiB by default)";
+    }
+    return cause;
   }
 }

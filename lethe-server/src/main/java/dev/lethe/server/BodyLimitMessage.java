@@ -1,0 +1,30 @@
+package dev.lethe.server;
+
+import dev.lethe.server.config.ConfigKeys;
+import java.util.Locale;
+
+/**
+ * The message of a {@code 413}, on every route and whichever part of the server refused the body
+ * (the Content-Length check, or Javalin's own "Content Too Large" for a chunked body): it says that
+ * the body was too large and names the setting that sets the limit, so a user can forward one line
+ * to the operator who can raise it.
+ */
+public final class BodyLimitMessage {
+  private BodyLimitMessage() {}
+
+  /**
+   * Returns {@code text}, the refusal's own message, completed into a 413 message.
+   *
+   * @param text the message the refusal carried; null or empty for none
+   */
+  public static String of(String text) {
+    String t = text == null || text.isBlank() ? "HTTP 413" : text;
+    if (!t.toLowerCase(Locale.ROOT).contains("limit")) {
+      t = "Request body too large: " + t;
+    }
+    if (!t.contains(ConfigKeys.MAX_REQUEST_BYTES)) {
+      t = t + " (" + ConfigKeys.MAX_REQUEST_BYTES + ")";
+    }
+    return t;
+  }
+}
