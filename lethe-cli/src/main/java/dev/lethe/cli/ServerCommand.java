@@ -65,7 +65,7 @@ final class ServerCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("lethe server: " + e.getMessage());
       return 2;
     } catch (RuntimeException e) {
-      spec.commandLine().getErr().println("lethe server: cannot start: " + e.getMessage());
+      spec.commandLine().getErr().println("lethe server: cannot start: " + withCause(e));
       return 1;
     }
     // SIGTERM and Ctrl-C end the wait below: the stop runs here and the command exits 0
@@ -100,5 +100,21 @@ final class ServerCommand implements Callable<Integer> {
     if (value != null) {
       values.put(key, value);
     }
+  }
+
+  /**
+   * The failure's message, followed by its cause's when it adds something: the store wraps why it
+   * cannot open its database ({@code Connection refused}, {@code database "x" does not exist}) in an
+   * UncheckedIOException whose own message names only the (redacted) URL, as {@code lethe store}
+   * prints it too.
+   */
+  static String withCause(RuntimeException e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    Throwable cause = e.getCause();
+    if (cause != null && cause.getMessage() != null && !cause.getMessage().isBlank()
+        && !message.contains(cause.getMessage())) {
+      return message + ": " + cause.getMessage().strip().lines().findFirst().orElse("");
+    }
+    return message;
   }
 }

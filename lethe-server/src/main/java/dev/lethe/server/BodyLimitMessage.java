@@ -7,7 +7,7 @@ import java.util.Locale;
  * The message of a {@code 413}, on every route and whichever part of the server refused the body
  * (the Content-Length check, or Javalin's own "Content Too Large" for a chunked body): it says that
  * the body was too large and names the setting that sets the limit, so a user can forward one line
- * to the operator who can raise it.
+ * to the operator who can raise it (docs/design/0111-a-refused-body-names-its-limit.md).
  */
 public final class BodyLimitMessage {
   private BodyLimitMessage() {}
