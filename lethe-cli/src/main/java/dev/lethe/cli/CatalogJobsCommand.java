@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
  * <p>Prints one page ({@code --limit} jobs, newest first); when more remain it prints one stderr
  * line naming the {@code --page-token} that continues the walk.
  *
- * <p>Exit codes: 0 listed, 1 server unreachable or failing, 2 bad option or a 4xx answer (one line
- * on stderr).
+ * <p>Exit codes, as every {@code lethe catalog} command (docs/soft-delete.md): 0 listed; 1 refused
+ * (401, 403, 404) or the server unreachable or failing; 2 a bad option or a 400 answer. One line on
+ * stderr.
  */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
     description = "List the asynchronous purge (cleanup) jobs of a catalog.")
@@ -59,7 +60,7 @@ final class CatalogJobsCommand implements Callable<Integer> {
     }
     if (answer.status() != 200) {
       err.println("lethe catalog jobs: " + answer.errorMessage());
-      return answer.status() >= 500 ? 1 : 2;
+      return answer.status() == 400 ? 2 : 1;
     }
     print(spec.commandLine().getOut(), answer.body().path("cleanups"));
     JsonNode next = answer.body().path("nextPageToken");

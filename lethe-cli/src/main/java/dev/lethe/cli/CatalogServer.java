@@ -46,11 +46,15 @@ final class CatalogServer {
   }
 
   /** An HTTP answer whose body is JSON. */
-  record Answer(int status, JsonNode body) {
-    /** The {@code message} of a management error body ({@code {code,type,message}}) or of an Iceberg one, on one line. */
+  record Answer(int status, JsonNode body, boolean tokenSent) {
+    /**
+     * The {@code message} of a management error body ({@code {code,type,message}}) or of an Iceberg one, on one line;
+     * a 401 to a request that carried no token says where a token goes, as {@code lethe store} does.
+     */
     String errorMessage() {
       String m = body.path("message").asText(body.path("error").path("message").asText(""));
-      return (m.isEmpty() ? "HTTP " + status : m).replace('\n', ' ').replace('\r', ' ');
+      String line = (m.isEmpty() ? "HTTP " + status : m).replace('\n', ' ').replace('\r', ' ');
+      return status == 401 && !tokenSent ? line + " (no token given: use --token or LETHE_TOKEN)" : line;
     }
   }
 
@@ -76,7 +80,8 @@ final class CatalogServer {
       throw new Failure(2, "invalid --server: " + server);
     }
     String bearer = token != null ? token : System.getenv("LETHE_TOKEN");
-    if (bearer != null && !bearer.isBlank()) {
+    boolean tokenSent = bearer != null && !bearer.isBlank();
+    if (tokenSent) {
       try {
         BearerToken.check(bearer, token != null ? "--token" : "LETHE_TOKEN");
       } catch (IllegalArgumentException e) {
@@ -100,7 +105,7 @@ final class CatalogServer {
       if (body == null || body.isMissingNode()) {
         throw new IOException("empty body");
       }
-      return new Answer(response.statusCode(), body);
+      return new Answer(response.statusCode(), body, tokenSent);
     } catch (IOException e) {
       throw new Failure(1, "server answered " + response.statusCode() + " without JSON");
     }
