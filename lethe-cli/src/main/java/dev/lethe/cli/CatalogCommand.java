@@ -14,6 +14,6 @@ final class CatalogCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'lethe catalog --help'");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command (jobs, deleted, undrop)");
   }
 }

@@ -28,6 +28,9 @@ public final class LetheCommand implements Runnable {
   /** Builds the picocli command line with Lethe's exit-code mapping (usage errors exit 2). */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new LetheCommand());
+    // every command's --version (picocli gives each -V with mixinStandardHelpOptions) prints what
+    // `lethe --version` prints; without a provider of its own a subcommand printed an empty line
+    withVersion(cl, new VersionProvider());
     // a usage error is one line on stderr and exit 2, never a usage screen
     cl.setParameterExceptionHandler((ex, args) -> {
       CommandLine failed = ex.getCommandLine();
@@ -36,6 +39,11 @@ public final class LetheCommand implements Runnable {
       return 2;
     });
     return cl;
+  }
+
+  private static void withVersion(CommandLine cl, CommandLine.IVersionProvider version) {
+    cl.getCommandSpec().versionProvider(version);
+    cl.getSubcommands().values().forEach(sub -> withVersion(sub, version));
   }
 
   public static void main(String[] args) {

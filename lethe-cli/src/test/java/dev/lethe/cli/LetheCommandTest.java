@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LetheCommandTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "bogus", "server --port abc", "server --port", "store get --namespace", "store --bogus"})
+  @ValueSource(strings = {"", "bogus", "server --port abc", "server --port", "store get --namespace", "store --bogus",
+      "store", "catalog", "catalog --bogus"})
   void usageErrorsAreOneLineOnStderrAndExit2(String argLine) {
     CommandLine cl = LetheCommand.commandLine();
     StringWriter out = new StringWriter();
@@ -24,5 +25,39 @@ class LetheCommandTest {
     assertThat(out.toString()).isEmpty();
     assertThat(err.toString().strip().lines()).hasSize(1);
     assertThat(err.toString()).startsWith("lethe");
+    // one hint, not "try 'lethe catalog --help' (try 'lethe catalog --help')"
+    assertThat(err.toString().split("try '", -1)).as(err.toString()).hasSizeLessThanOrEqualTo(2);
+  }
+
+  @org.junit.jupiter.api.Test
+  void everyCommandsVersionIsTheVersionOfLethe() {
+    java.util.List<String> silent = new java.util.ArrayList<>();
+    java.util.Deque<CommandLine> todo = new java.util.ArrayDeque<>(java.util.List.of(LetheCommand.commandLine()));
+    String expected = null;
+    while (!todo.isEmpty()) {
+      CommandLine c = todo.pop();
+      todo.addAll(c.getSubcommands().values());
+      if (!c.getCommandSpec().mixinStandardHelpOptions()) {
+        continue;
+      }
+      java.util.List<String> path = new java.util.ArrayList<>();
+      for (CommandLine p = c; p.getParent() != null; p = p.getParent()) {
+        path.add(0, p.getCommandName());
+      }
+      path.add("--version");
+      CommandLine root = LetheCommand.commandLine();
+      StringWriter out = new StringWriter();
+      root.setOut(new PrintWriter(out));
+      root.setErr(new PrintWriter(new StringWriter()));
+      assertThat(root.execute(path.toArray(new String[0]))).as(String.join(" ", path)).isZero();
+      String printed = out.toString().strip();
+      if (expected == null && path.size() == 1) {
+        expected = printed;
+      }
+      if (!printed.startsWith("lethe ")) {
+        silent.add(String.join(" ", path) + " -> '" + printed + "'");
+      }
+    }
+    assertThat(silent).as("commands whose --version does not print lethe's version").isEmpty();
   }
 }
