@@ -7,6 +7,9 @@ import picocli.CommandLine.Command;
  * {@code lethe catalog}: commands that talk over HTTP to a running Lethe server (docs/design/0200-catalog-architecture.md "CLI").
  */
 @Command(name = "catalog", mixinStandardHelpOptions = true,
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
+        "  2  bad argument, or a 400 answer"},
     description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables.",
     subcommands = {CatalogJobsCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class})
 final class CatalogCommand implements Runnable {

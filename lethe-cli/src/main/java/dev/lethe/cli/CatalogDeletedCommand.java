@@ -23,6 +23,9 @@ import picocli.CommandLine.Mixin;
  * stderr.
  */
 @Command(name = "deleted", mixinStandardHelpOptions = true,
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
+        "  2  bad argument, or a 400 answer"},
     description = "List the dropped tables of a namespace that soft deletion retains, with the time left to undrop them.")
 final class CatalogDeletedCommand implements Callable<Integer> {
   static final String[] HEADER = {"NAME", "ENTITY_ID", "DELETED_AT", "EXPIRES_AT", "TIME_LEFT", "DELETED_BY",

@@ -23,6 +23,9 @@ import picocli.CommandLine.Option;
  * stderr.
  */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
+        "  2  bad argument, or a 400 answer"},
     description = "List the asynchronous purge (cleanup) jobs of a catalog.")
 final class CatalogJobsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -21,6 +21,9 @@ import picocli.CommandLine.Parameters;
  * A failure is one line on stderr and changes nothing.
  */
 @Command(name = "undrop", mixinStandardHelpOptions = true,
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
+        "  2  bad argument, or a 400 answer"},
     description = "Restore a dropped table that soft deletion still retains (same table id, metadata and files).")
 final class CatalogUndropCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -24,7 +24,10 @@ import picocli.CommandLine.Spec;
  * <p>Settings come from options, then environment variables, then {@code --config FILE}, then
  * defaults (docs/catalog.md "Configuration"). An invalid value exits 2 with one line naming the key.
  */
-@Command(name = "server", mixinStandardHelpOptions = true, description = "Run the Lethe server.")
+@Command(name = "server", mixinStandardHelpOptions = true, description = "Run the Lethe server.",
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  stopped by SIGTERM or Ctrl-C", "  1  cannot start (port in use, database unreachable)",
+        "  2  invalid setting or option (one line naming the key)"})
 final class ServerCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;

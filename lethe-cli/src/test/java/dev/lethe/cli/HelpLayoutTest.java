@@ -21,6 +21,20 @@ class HelpLayoutTest {
     assertThat(tooLong).as("description lines wider than the help screen (they wrap and leave orphans)").isEmpty();
   }
 
+  @Test
+  void everyHelpScreenEndsWithTheExitCodes() {
+    List<String> without = new ArrayList<>();
+    java.util.Deque<CommandLine> todo = new java.util.ArrayDeque<>(List.of(LetheCommand.commandLine()));
+    while (!todo.isEmpty()) {
+      CommandLine c = todo.pop();
+      todo.addAll(c.getSubcommands().values());
+      if (c.getCommandSpec().mixinStandardHelpOptions() && !c.getUsageMessage().contains("Exit codes:")) {
+        without.add(c.getCommandSpec().qualifiedName());
+      }
+    }
+    assertThat(without).as("help screens without the exit codes").isEmpty();
+  }
+
   private static void walk(CommandLine cl, List<String> tooLong) {
     CommandLine.Model.UsageMessageSpec usage = cl.getCommandSpec().usageMessage();
     String[] description = usage.description();
