@@ -182,11 +182,10 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
    */
   @Override
   public List<PutResult> putRawBatch(List<RawPut> items) {
-    // as putRaw: a record that does not prove its content is refused before anything is written
+    // as putRaw: a record that does not prove its content, or is inconsistent, is refused before
+    // anything is written
     for (RawPut item : items) {
-      dev.lethe.store.core.RevisionHash.problem(item.record()).ifPresent(p -> {
-        throw new IllegalArgumentException("Cannot put " + item.record().key() + ": " + p + " (nothing written)");
-      });
+      RawPutPlanner.validate(item.record());
     }
     List<PutResult> out = new ArrayList<>(items.size());
     for (int from = 0; from < items.size(); from += BATCH_CHUNK) {

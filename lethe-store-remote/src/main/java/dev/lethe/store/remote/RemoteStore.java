@@ -23,6 +23,7 @@ import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.core.format.StrictJson;
 import dev.lethe.store.core.planner.ConsumerPutPlanner;
+import dev.lethe.store.core.planner.RawPutPlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -203,6 +204,8 @@ public final class RemoteStore implements Store {
 
   @Override
   public PutResult putRaw(Record record, Optional<Revision> expected) {
+    // refused here as the server refuses it, so a server of any version never receives one
+    RawPutPlanner.validate(record);
     RecordKey key = record.key();
     StoreHttp.Response r = http.send("PUT", "/raw/records/" + key, json.encode(record), expectation(expected),
         "Cannot put " + key);
@@ -224,6 +227,7 @@ public final class RemoteStore implements Store {
    */
   @Override
   public List<PutResult> putRawBatch(List<RawPut> items) {
+    items.forEach(item -> RawPutPlanner.validate(item.record()));
     int max = maxBatchItems();
     if (max <= 0) {
       return Store.super.putRawBatch(items);
