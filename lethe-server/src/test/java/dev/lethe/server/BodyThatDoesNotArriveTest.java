@@ -115,4 +115,19 @@ class BodyThatDoesNotArriveTest {
     assertThat(answers.get(1).get()).startsWith("HTTP/1.1 408 ").contains("\"code\":408").contains("RequestTimeout");
     assertThat(server.store().blobs().list()).isEmpty();
   }
+
+  @Test
+  void aChunkedBodyWithABadChunkOrCutMidChunkIs400() throws Exception {
+    for (String chunks : List.of("ZZ\r\nabc\r\n0\r\n\r\n", "10\r\nabc")) {
+      try (Socket s = new Socket("127.0.0.1", server.port())) {
+        s.setSoTimeout(60_000);
+        s.getOutputStream().write(("PUT /store/v1/records/ns/col/chunked HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n" + chunks).getBytes(StandardCharsets.US_ASCII));
+        s.shutdownOutput();
+        String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(answer).as(chunks).startsWith("HTTP/1.1 400 ").contains("\"type\":\"BadRequest\"");
+      }
+    }
+    assertThat(server.store().listRaw(KeyPrefix.all())).isEmpty();
+  }
 }
