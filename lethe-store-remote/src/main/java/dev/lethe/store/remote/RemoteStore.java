@@ -65,7 +65,7 @@ public final class RemoteStore implements Store {
 
   /** How long to wait for a connection. */
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  /** How long to wait for an answer (a page of records or a blob). */
+  /** How long to wait for a whole answer (a page of records or a blob), body included. */
   public static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(5);
   /** Page size of {@link #list} and {@link #listRaw}, which walk the server's pages. */
   private static final int WALK_PAGE = 500;
@@ -104,6 +104,11 @@ public final class RemoteStore implements Store {
    *     BearerToken#check}; the message never shows it)
    */
   public static RemoteStore open(String uri, Optional<String> token) {
+    return open(uri, token, REQUEST_TIMEOUT);
+  }
+
+  /** {@link #open(String, Optional)} with another time limit for a whole answer (tests). */
+  static RemoteStore open(String uri, Optional<String> token, Duration requestTimeout) {
     // user info may carry a password, and a query or fragment a token (?access_token=…, the very
     // reason they are refused): never echo those parts (docs/design/0414-a-bad-token-is-refused-unprinted.md)
     String shown = uri == null ? "null"
@@ -130,7 +135,7 @@ public final class RemoteStore implements Store {
     }
     Optional<String> t = token.filter(s -> !s.isBlank());
     t.ifPresent(value -> BearerToken.check(value, "the token given"));
-    return new RemoteStore(new StoreHttp(base, t, CONNECT_TIMEOUT, REQUEST_TIMEOUT), server);
+    return new RemoteStore(new StoreHttp(base, t, CONNECT_TIMEOUT, requestTimeout), server);
   }
 
   // ---- consumer surface ---------------------------------------------------------------------

@@ -168,4 +168,46 @@ class GarbagePeerTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(requests.get()).isEqualTo(before);
   }
+
+  /**
+   * A server that sends an answer's headers and then stalls mid-body: the JDK client's request
+   * timeout covers only the headers, so this held the caller forever; now the whole answer is due
+   * within the request timeout, and the caller's thread is not left interrupted
+   * (docs/design/0416-an-answer-that-stalls.md).
+   */
+  @Test
+  void anAnswerThatStallsMidBodyTimesOutAndLeavesTheThreadUninterrupted() throws Exception {
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    HttpServer stalling = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    stalling.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    stalling.createContext("/", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, 100);
+      exchange.getResponseBody().write("{\"rec".getBytes(StandardCharsets.UTF_8));
+      exchange.getResponseBody().flush();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      exchange.close();
+    });
+    stalling.start();
+    try {
+      RemoteStore store = RemoteStore.open("http://127.0.0.1:" + stalling.getAddress().getPort(), Optional.of(TOKEN),
+          Duration.ofSeconds(2));
+      assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+        for (var call : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+            () -> store.getRaw(a), () -> store.blobs().get(dev.lethe.store.core.ContentHash.ofUtf8("x")))) {
+          assertThatThrownBy(call).isInstanceOf(UncheckedIOException.class).hasMessageNotContaining(TOKEN).cause()
+              .hasMessageContaining("timed out: the answer did not arrive whole within 2 s");
+          assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        }
+      });
+    } finally {
+      release.countDown();
+      stalling.stop(0);
+    }
+  }
 }
