@@ -291,6 +291,9 @@ class StoreBadInputTest {
           soft.assertThat(r.statusCode()).as(backend + ": " + words + " -> " + r.body()).isEqualTo(400);
           soft.assertThat(r.body()).as(backend + ": " + words)
               .startsWith("{\"code\":400,\"type\":\"BadRequest\",\"message\":").contains(words);
+          if (r.request().method().equals("POST")) {
+            soft.assertThat(r.body()).as(backend + ": " + words).contains("Invalid batch item 1: ");
+          }
         }
       } catch (Exception e) {
         throw new IllegalStateException(e);
