@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p>A record a raw put writes comes from outside the store (a peer, a client), so it is checked
  * first by {@link #problem}, the one rule of what such a record must be
  * (docs/design/0118-a-replicated-record-is-consistent.md); every substrate calls {@link #validate}
- * before any I/O, for a single raw put and for every item of a batch.
+ * before any I/O, for a single raw put and for every item of a batch, before it plans.
  */
 public final class RawPutPlanner {
 
@@ -86,13 +86,12 @@ public final class RawPutPlanner {
 
   /**
    * Plans a raw put. The written record is {@code record} with its ancestors normalised (deduped,
-   * own revision removed, newest first, capped); nothing else is changed.
-   *
-   * @throws IllegalArgumentException for a record {@link #validate} refuses
+   * own revision removed, newest first, capped); nothing else is changed. The caller has run
+   * {@link #validate} on {@code record} before any I/O (not repeated here: it hashes the body, and a
+   * batch plans inside a transaction); the conformance suite's case 48 proves every substrate does.
    */
   public static Plan<PutResult> plan(
       Optional<Record> stored, Record record, Optional<Revision> expected, int cap) {
-    validate(record);
     boolean write;
     if (stored.isEmpty()) {
       if (expected.isPresent()) {
