@@ -59,7 +59,7 @@ final class ServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    ServerConfig config;
+    ServerConfig config = null;
     LetheServer server;
     try {
       config = ServerConfigLoader.load(cliValues(), System.getenv(), configFile);
@@ -68,7 +68,7 @@ final class ServerCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("lethe server: " + e.getMessage());
       return 2;
     } catch (RuntimeException e) {
-      spec.commandLine().getErr().println("lethe server: cannot start: " + withCause(e));
+      spec.commandLine().getErr().println("lethe server: cannot start: " + withoutSecrets(withCause(e), config));
       return 1;
     }
     // SIGTERM and Ctrl-C end the wait below: the stop runs here and the command exits 0
@@ -119,5 +119,25 @@ final class ServerCommand implements Callable<Integer> {
       return message + ": " + cause.getMessage().strip().lines().findFirst().orElse("");
     }
     return message;
+  }
+
+  /**
+   * A start failure's message without the passwords of the catalog's and the store's database: a
+   * JDBC driver that cannot parse a URL may quote any piece of it (MariaDB: "Incorrect port value :
+   * &lt;password&gt;@host" for {@code jdbc:mariadb://user:password@host/db}).
+   */
+  private static String withoutSecrets(String message, ServerConfig config) {
+    if (message == null || config == null) {
+      return message;
+    }
+    String out = dev.lethe.store.jdbc.JdbcUrls.redact(message, config.effectiveJdbcUrl());
+    String store = config.properties().get(ConfigKeys.STORE_URI);
+    if (store != null) {
+      out = dev.lethe.store.jdbc.JdbcUrls.redact(out, store);
+    }
+    if (config.jdbcPassword() != null && !config.jdbcPassword().isEmpty()) {
+      out = out.replace(config.jdbcPassword(), "***");
+    }
+    return out;
   }
 }

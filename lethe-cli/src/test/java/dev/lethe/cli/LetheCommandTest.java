@@ -60,4 +60,24 @@ class LetheCommandTest {
     }
     assertThat(silent).as("commands whose --version does not print lethe's version").isEmpty();
   }
+
+  /**
+   * {@code lethe server} with a catalog or store database URL its driver cannot parse exits 1 with
+   * one line that never shows the password (MariaDB's connector quoted it: "Incorrect port value :
+   * hunter2@127.0.0.1").
+   */
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--jdbc-url", "--store-uri"})
+  void aDatabaseUrlTheDriverCannotParseNeverShowsItsPassword(String option) {
+    CommandLine cl = LetheCommand.commandLine();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(new StringWriter()));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute("server", "--port", "0", "--data-dir", dir.toString(), option,
+        "jdbc:mariadb://root:hunter2@127.0.0.1:3307/x");
+    assertThat(code).as(err.toString()).isEqualTo(1);
+    assertThat(err.toString()).startsWith("lethe server: cannot start: ").doesNotContain("hunter2");
+  }
 }

@@ -377,6 +377,7 @@ public final class LetheServer implements AutoCloseable {
         case 404 -> "NotFoundException";
         case 405 -> "MethodNotAllowed";
         case 413 -> "RequestTooLarge";
+        case 408 -> "RequestTimeout";
         case 503 -> "ServiceUnavailableException";
         default -> status >= 500 ? "InternalServerError" : "BadRequestException";
       };

@@ -687,4 +687,29 @@ class StoreCliTest {
     assertThat(run.errLines()).hasSize(1);
     assertThat(run("store", "--help").out().stripTrailing()).endsWith("3  conflict");
   }
+
+  /**
+   * A record stored before raw puts were checked (here a live record carrying deletedAt, written
+   * into the file by hand) still reads, but sync does not copy it: the peer refuses it, sync names
+   * the key and the problem, copies every other key and exits 3
+   * (docs/design/0118-a-replicated-record-is-consistent.md).
+   */
+  @Test
+  void syncDoesNotCopyAnInconsistentLegacyRecordAndNamesIt() throws Exception {
+    fs.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v"), Meta.EMPTY), Optional.empty());
+    RecordKey other = new RecordKey("ns", "col", "other");
+    fs.put(Record.draft(other, Kind.DOCUMENT, Body.Inline.text("o"), Meta.EMPTY), Optional.empty());
+    Path file = dir.resolve("ns/col/rec.json");
+    Files.writeString(file, Files.readString(file).replace("\"deletedAt\" : null", "\"deletedAt\" : 5"));
+    assertThat(run(args("get", "--namespace", "ns", "--collection", "col", "--id", "rec")).code()).isZero();
+    Path peer = dir.resolve("peer");
+    Run r = run(args("sync", "--peer", "file:" + peer));
+    assertThat(r.code()).as(r.err()).isEqualTo(ExitCode.CONFLICT);
+    assertThat(r.out()).contains("copied: 1");
+    assertThat(r.errLines()).singleElement().asString().startsWith("conflict: ns/col/rec: a store cannot hold this key: ")
+        .contains("has deletedAt 5").endsWith("(nothing written)");
+    FsStore b = new FsStore(peer, 32, Clock.systemUTC());
+    assertThat(b.getRaw(key)).isEmpty();
+    assertThat(b.get(other)).isPresent();
+  }
 }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@link IllegalArgumentException} (bad key, revision, body, page token, blob hash)</td><td>400</td></tr>
  *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
  *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
- *   <tr><td>{@link HttpResponseException} (e.g. body too large)</td><td>its status (413)</td></tr>
+ *   <tr><td>{@link HttpResponseException} (body too large; a body that did not arrive, {@link
+ *       dev.lethe.server.RequestBody})</td><td>its status (413; 408, 400)</td></tr>
  *   <tr><td>any other failure while the server stops</td><td>503, {@link ShutdownGate#MESSAGE}</td></tr>
  *   <tr><td>{@link CorruptRecordException} (a stored record that cannot be read or whose revision
  *       does not prove its content)</td><td>500 {@code CorruptRecord}, naming the record, with its
@@ -52,11 +53,13 @@ public final class StoreErrors {
     } else if (e instanceof ForbiddenException) {
       error(ctx, 403, "Forbidden", oneLine(e.getMessage()));
     } else if (e instanceof HttpResponseException h) {
-      if (h.getStatus() == 413) {
-        error(ctx, 413, "RequestTooLarge", oneLine(dev.lethe.server.BodyLimitMessage.of(h.getMessage())));
-      } else {
-        error(ctx, h.getStatus(), "BadRequest", oneLine(h.getMessage()));
-      }
+      String type = switch (h.getStatus()) {
+        case 413 -> "RequestTooLarge";
+        case 408 -> "RequestTimeout";
+        default -> "BadRequest";
+      };
+      String message = h.getStatus() == 413 ? dev.lethe.server.BodyLimitMessage.of(h.getMessage()) : h.getMessage();
+      error(ctx, h.getStatus(), type, oneLine(message));
     } else if (ShutdownGate.stopping(ctx)) {
       // the stop closed the store or database under this request (docs/design/0410-operations.md §4)
       LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());

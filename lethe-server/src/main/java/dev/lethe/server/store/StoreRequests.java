@@ -266,6 +266,10 @@ final class StoreRequests {
         if (!r.key().namespace().equals(namespace)) {
           throw new IllegalArgumentException("its key " + r.key() + " is not in the path's namespace " + namespace);
         }
+        // the store refuses it too (before writing any item); checked here to name the item
+        dev.lethe.store.core.planner.RawPutPlanner.problem(r).ifPresent(problem -> {
+          throw new IllegalArgumentException("record " + r.key() + ": " + problem);
+        });
         items.add(new dev.lethe.store.core.RawPut(r, revision(item)));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("Invalid batch item " + i + ": " + e.getMessage() + " (nothing written)", e);

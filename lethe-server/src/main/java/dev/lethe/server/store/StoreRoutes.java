@@ -105,7 +105,7 @@ public final class StoreRoutes {
 
   private void put(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    DraftJson.Parsed draft = DraftJson.parse(ctx.bodyAsBytes(), key);
+    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
     PutResult result = service.put(auth, draft.draft(), expected);
     StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
@@ -116,7 +116,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
     }
-    StoreRequests.DeleteBody body = StoreRequests.deleteBody(ctx.bodyAsBytes());
+    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.RequestBody.read(ctx));
     Optional<Revision> expected = StoreRequests.expected(ctx, body.expected());
     StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
   }
@@ -140,7 +140,7 @@ public final class StoreRoutes {
 
   private void putRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    Record record = StoreRequests.rawRecord(ctx.bodyAsBytes(), key);
+    Record record = StoreRequests.rawRecord(dev.lethe.server.RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
   }
@@ -152,7 +152,7 @@ public final class StoreRoutes {
           + "not If-Match or If-None-Match");
     }
     java.util.List<dev.lethe.store.core.RawPut> items =
-        StoreRequests.rawBatch(ctx.bodyAsBytes(), namespace, StoreService.MAX_BATCH_ITEMS);
+        StoreRequests.rawBatch(dev.lethe.server.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
     StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
   }
 
@@ -161,7 +161,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
     }
-    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(ctx.bodyAsBytes()));
+    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.RequestBody.read(ctx)));
     StoreResponses.delete(ctx, service.purge(auth, key, expected));
   }
 
@@ -172,7 +172,7 @@ public final class StoreRoutes {
 
   private void putBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
-    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, ctx.bodyAsBytes()));
+    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.RequestBody.read(ctx)));
   }
 
   private void getBlob(Context ctx, Optional<Principal> auth) {

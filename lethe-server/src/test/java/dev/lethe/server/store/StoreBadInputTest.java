@@ -235,4 +235,74 @@ class StoreBadInputTest {
     assertThat(store.listRaw(KeyPrefix.all())).isEqualTo(records);
     assertThat(store.blobs().list()).isEqualTo(blobs);
   }
+
+  /**
+   * A raw put of a record that is inconsistent (deletedAt or deletedBlob on a live record, a parent
+   * or an ancestor not older than the record) or has a field of the wrong JSON type is 400 with one
+   * message naming the problem, on the single route (new key, and over a stored record) and in a
+   * batch, on every substrate, and nothing is written
+   * (docs/design/0118-a-replicated-record-is-consistent.md).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"file", "h2", "postgresql", "mariadb"})
+  void anInconsistentOrMistypedRawRecordIs400AndWritesNothing(String backend) throws Exception {
+    Map<String, String> props = new HashMap<>();
+    props.put(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0");
+    if (!backend.equals("file")) {
+      props.put(ConfigKeys.STORE_URI, databases.create(backend, dir));
+    }
+    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
+        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, props));
+    Store store = server.store();
+    Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
+        Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
+    List<Record> records = store.listRaw(KeyPrefix.all());
+    dev.lethe.store.core.format.RecordJson json = new dev.lethe.store.core.format.RecordJson();
+    // the next version of live, as a peer would send it: counter 2, parent and ancestor counter 1
+    Body next = Body.Inline.text("next");
+    Record good = new Record(live.key(), Kind.DOCUMENT, dev.lethe.store.core.RevisionHash.revision(2, Kind.DOCUMENT,
+        next), live.revision(), List.of(live.revision()), next, Meta.EMPTY, null, null, List.of());
+    String newer = "{\"counter\" : 7, \"hash\" : \"" + ContentHash.ofUtf8("newer") + "\"}";
+    String rev2 = "{\n    \"counter\" : 1,\n    \"hash\" : \"" + live.revision().hash() + "\"\n  }";
+    String goodJson = json.format(good);
+    assertThat(goodJson).contains("\"parent\" : " + rev2);
+    Map<String, String> bad = new java.util.LinkedHashMap<>();
+    bad.put("has deletedAt", goodJson.replace("\"deletedAt\" : null", "\"deletedAt\" : 5"));
+    bad.put("has deletedBlob", json.format(good.withDeletion(null, ContentHash.ofUtf8("kept"))));
+    bad.put("its parent 7:", goodJson.replace("\"parent\" : " + rev2, "\"parent\" : " + newer));
+    bad.put("its ancestor 7:", goodJson.replace("\"ancestors\" : [ " + rev2, "\"ancestors\" : [ " + newer));
+    bad.put("its ancestor 2:", json.format(good.withAncestors(List.of(new dev.lethe.store.core.Revision(2,
+        ContentHash.ofUtf8("same counter")), live.revision()))));
+    bad.put("'meta.author' must be a string", goodJson.replace("\"author\" : null", "\"author\" : 5"));
+    bad.put("'meta.origin' must be a string", goodJson.replace("\"origin\" : null", "\"origin\" : {}"));
+    store.blobs().put("kept".getBytes(StandardCharsets.UTF_8));
+    List<BlobInfo> blobs = store.blobs().list();
+
+    SoftAssertions soft = new SoftAssertions();
+    String ifMatch = revision(live);
+    bad.forEach((words, doc) -> {
+      try {
+        soft.assertThat(doc).as(words).isNotEqualTo(goodJson);
+        for (HttpResponse<String> r : List.of(
+            send("PUT", "/store/v1/raw/records/ns/col/r", doc, "If-Match", ifMatch),
+            send("PUT", "/store/v1/raw/records/ns/col/n", doc.replace("\"ns/col/r\"", "\"ns/col/n\"")),
+            send("POST", "/store/v1/raw/batch/ns", "[{\"record\":" + goodJson.replace("\"ns/col/r\"", "\"ns/col/ok\"")
+                + "},{\"record\":" + doc + ",\"expected\":" + ifMatch + "}]"))) {
+          soft.assertThat(r.statusCode()).as(backend + ": " + words + " -> " + r.body()).isEqualTo(400);
+          soft.assertThat(r.body()).as(backend + ": " + words)
+              .startsWith("{\"code\":400,\"type\":\"BadRequest\",\"message\":").contains(words);
+          if (r.request().method().equals("POST")) {
+            soft.assertThat(r.body()).as(backend + ": " + words).contains("Invalid batch item 1: ");
+          }
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    soft.assertAll();
+    assertThat(store.listRaw(KeyPrefix.all())).isEqualTo(records);
+    assertThat(store.blobs().list()).isEqualTo(blobs);
+    // the consistent record goes through
+    assertThat(send("PUT", "/store/v1/raw/records/ns/col/r", goodJson, "If-Match", ifMatch).statusCode()).isEqualTo(200);
+  }
 }

@@ -5,7 +5,7 @@ import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
-import dev.lethe.store.core.RevisionHash;
+import dev.lethe.store.core.planner.RawPutPlanner;
 import dev.lethe.store.core.blob.BlobStore;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.RecordFormatException;
@@ -183,9 +183,7 @@ public final class FsStore extends LockingStore implements AutoCloseable {
     for (RawPut item : items) {
       Record record = item.record();
       pathOf(record.key());
-      RevisionHash.problem(record).ifPresent(p -> {
-        throw new IllegalArgumentException("Cannot put " + record.key() + ": " + p + " (nothing written)");
-      });
+      RawPutPlanner.validate(record);
     }
     Map<RecordKey, List<Integer>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < items.size(); i++) {

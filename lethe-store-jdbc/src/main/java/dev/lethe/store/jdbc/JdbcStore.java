@@ -98,7 +98,7 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
       ds = new HikariDataSource(config);
     } catch (RuntimeException e) {
       throw new java.io.UncheckedIOException("Cannot open store " + redacted,
-          new IOException(describe(e), e));
+          new IOException(describe(e, jdbcUrl), e));
     }
     try {
       Flyway.configure()
@@ -113,19 +113,19 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
     } catch (RuntimeException e) {
       ds.close();
       throw new java.io.UncheckedIOException("Cannot migrate store " + redacted,
-          new IOException(describe(e), e));
+          new IOException(describe(e, jdbcUrl), e));
     }
     LOG.debug("Opened store {} ({})", redacted, vendor);
     return new JdbcStore(ds, vendor, redacted, ancestorCap, clock);
   }
 
-  private static String describe(Throwable e) {
+  private static String describe(Throwable e, String jdbcUrl) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
     String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    return JdbcUrls.redact(m.lines().findFirst().orElse(m));
+    return JdbcUrls.redact(m.lines().findFirst().orElse(m), jdbcUrl);
   }
 
   /** The database family of this store. */
@@ -182,11 +182,10 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
    */
   @Override
   public List<PutResult> putRawBatch(List<RawPut> items) {
-    // as putRaw: a record that does not prove its content is refused before anything is written
+    // as putRaw: a record that does not prove its content, or is inconsistent, is refused before
+    // anything is written
     for (RawPut item : items) {
-      dev.lethe.store.core.RevisionHash.problem(item.record()).ifPresent(p -> {
-        throw new IllegalArgumentException("Cannot put " + item.record().key() + ": " + p + " (nothing written)");
-      });
+      RawPutPlanner.validate(item.record());
     }
     List<PutResult> out = new ArrayList<>(items.size());
     for (int from = 0; from < items.size(); from += BATCH_CHUNK) {

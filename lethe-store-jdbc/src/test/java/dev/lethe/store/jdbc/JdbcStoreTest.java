@@ -279,4 +279,24 @@ class JdbcStoreTest {
     assertThat(JdbcUrls.redact("jdbc:h2:file:/x;USER=sa;PASSWORD=p")).isEqualTo("jdbc:h2:file:/x;USER=sa;PASSWORD=***");
     assertThat(JdbcUrls.redact("jdbc:mariadb://u:p@h:3306/db")).isEqualTo("jdbc:mariadb://***@h:3306/db");
   }
+
+  /**
+   * A driver that cannot parse a URL may quote any piece of it: MariaDB's connector answered
+   * {@code jdbc:mariadb://root:hunter2@127.0.0.1:3307/x} with "Incorrect port value : hunter2@127.0.0.1",
+   * which the CLI printed. Every password a URL carries is replaced wherever it appears.
+   */
+  @Test
+  void aDriversMessageQuotingThePasswordNeverShowsIt() {
+    for (String url : List.of("jdbc:mariadb://root:hunter2@127.0.0.1:3307/x",
+        "jdbc:postgresql://127.0.0.1:1/x?user=u&password=hunter2", "jdbc:postgresql://127.0.0.1:1/x?password=hunter%32")) {
+      assertThatThrownBy(() -> JdbcStore.open(url, 1, 32, Clock.systemUTC())).as(url)
+          .isInstanceOf(UncheckedIOException.class)
+          .satisfies(e -> {
+            assertThat(e.getMessage()).doesNotContain("hunter");
+            assertThat(e.getCause().getMessage()).doesNotContain("hunter");
+          });
+    }
+    assertThat(JdbcUrls.redact("Incorrect port value : hunter2@127.0.0.1", "jdbc:mariadb://root:hunter2@127.0.0.1:3307/x"))
+        .isEqualTo("Incorrect port value : ***@127.0.0.1");
+  }
 }

@@ -23,6 +23,7 @@ import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.core.format.StrictJson;
 import dev.lethe.store.core.planner.ConsumerPutPlanner;
+import dev.lethe.store.core.planner.RawPutPlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -64,7 +65,7 @@ public final class RemoteStore implements Store {
 
   /** How long to wait for a connection. */
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  /** How long to wait for an answer (a page of records or a blob). */
+  /** How long to wait for a whole answer (a page of records or a blob), body included. */
   public static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(5);
   /** Page size of {@link #list} and {@link #listRaw}, which walk the server's pages. */
   private static final int WALK_PAGE = 500;
@@ -103,6 +104,11 @@ public final class RemoteStore implements Store {
    *     BearerToken#check}; the message never shows it)
    */
   public static RemoteStore open(String uri, Optional<String> token) {
+    return open(uri, token, REQUEST_TIMEOUT);
+  }
+
+  /** {@link #open(String, Optional)} with another time limit for a whole answer (tests). */
+  static RemoteStore open(String uri, Optional<String> token, Duration requestTimeout) {
     // user info may carry a password, and a query or fragment a token (?access_token=…, the very
     // reason they are refused): never echo those parts (docs/design/0414-a-bad-token-is-refused-unprinted.md)
     String shown = uri == null ? "null"
@@ -129,7 +135,7 @@ public final class RemoteStore implements Store {
     }
     Optional<String> t = token.filter(s -> !s.isBlank());
     t.ifPresent(value -> BearerToken.check(value, "the token given"));
-    return new RemoteStore(new StoreHttp(base, t, CONNECT_TIMEOUT, REQUEST_TIMEOUT), server);
+    return new RemoteStore(new StoreHttp(base, t, CONNECT_TIMEOUT, requestTimeout), server);
   }
 
   // ---- consumer surface ---------------------------------------------------------------------
@@ -203,6 +209,8 @@ public final class RemoteStore implements Store {
 
   @Override
   public PutResult putRaw(Record record, Optional<Revision> expected) {
+    // refused here as the server refuses it, so a server of any version never receives one
+    RawPutPlanner.validate(record);
     RecordKey key = record.key();
     StoreHttp.Response r = http.send("PUT", "/raw/records/" + key, json.encode(record), expectation(expected),
         "Cannot put " + key);
@@ -224,6 +232,7 @@ public final class RemoteStore implements Store {
    */
   @Override
   public List<PutResult> putRawBatch(List<RawPut> items) {
+    items.forEach(item -> RawPutPlanner.validate(item.record()));
     int max = maxBatchItems();
     if (max <= 0) {
       return Store.super.putRawBatch(items);
@@ -285,11 +294,13 @@ public final class RemoteStore implements Store {
       if (!answers.isArray() || answers.size() != chunk.size()) {
         throw new IllegalArgumentException("expected " + chunk.size() + " results");
       }
-      for (JsonNode a : answers) {
+      for (int i = 0; i < answers.size(); i++) {
+        JsonNode a = answers.get(i);
         int status = a.path("status").asInt();
+        RecordKey key = chunk.get(i).record().key();
         results.add(switch (status) {
-          case 200, 201 -> new Committed(verified(json.fromJson(a.get("record"))));
-          case 409 -> new Conflict(verified(json.fromJson(a.get("record"))));
+          case 200, 201 -> new Committed(verified(requireKey(json.fromJson(a.get("record")), key, what)));
+          case 409 -> new Conflict(verified(requireKey(json.fromJson(a.get("record")), key, what)));
           case 412 -> new NotFound();
           default -> throw new IllegalArgumentException("an item answered " + status);
         });
@@ -313,7 +324,7 @@ public final class RemoteStore implements Store {
       if (r.status() != 200) {
         throw failure(r, what, "GET /store/v1", false);
       }
-      max = StrictJson.read(r.body(), "store settings").path("maxBatchItems").asInt(0);
+      max = settings(r, what).path("maxBatchItems").asInt(0);
       maxBatchItems = max;
     }
     return max;
@@ -347,10 +358,25 @@ public final class RemoteStore implements Store {
       if (r.status() != 200) {
         throw failure(r, what, "GET /store/v1", false);
       }
-      cap = StrictJson.read(r.body(), "store settings").path("ancestorCap").asInt();
+      JsonNode n = settings(r, what).path("ancestorCap");
+      if (!n.canConvertToInt() || !n.isIntegralNumber() || n.intValue() < 1) {
+        throw new UncheckedIOException(what + " on " + server,
+            new IOException("the server sent no ancestor cap of at least 1: " + n));
+      }
+      cap = n.intValue();
       ancestorCap = cap;
     }
     return cap;
+  }
+
+  /** The settings {@code GET /store/v1} answered; an answer that is not JSON is the server's failure. */
+  private JsonNode settings(StoreHttp.Response r, String what) {
+    try {
+      return StrictJson.read(r.body(), "store settings");
+    } catch (IllegalArgumentException e) {
+      throw new UncheckedIOException(what + " on " + server,
+          new IOException("the server sent unreadable settings: " + e.getMessage(), e));
+    }
   }
 
   @Override
@@ -372,7 +398,19 @@ public final class RemoteStore implements Store {
       throw new UncheckedIOException("Cannot read " + key + " from " + server,
           new IOException("the server sent an unreadable record: " + e.getMessage(), e));
     }
-    return verified(record);
+    return verified(requireKey(record, key, "Cannot read " + key));
+  }
+
+  /**
+   * Returns {@code record} if it is the record of {@code key}: a server answering a call about one
+   * key with another key's record would have sync copy it under the wrong key.
+   */
+  private Record requireKey(Record record, RecordKey key, String what) {
+    if (!record.key().equals(key)) {
+      throw new UncheckedIOException(what + " on " + server,
+          new IOException("the server sent the record of " + record.key() + " for " + key));
+    }
+    return record;
   }
 
   private Record verified(Record record) {
@@ -423,9 +461,13 @@ public final class RemoteStore implements Store {
     List<Record> records = new ArrayList<>();
     try {
       body = StrictJson.read(r.body(), "listing");
+      if (!body.path("records").isArray()) {
+        throw new IllegalArgumentException("no 'records' array");
+      }
       for (JsonNode n : body.path("records")) {
         records.add(json.fromJson(n));
       }
+      checkPage(records, prefix, after, limit);
     } catch (IllegalArgumentException e) {
       throw new UncheckedIOException(what + " on " + server,
           new IOException("the server sent an unreadable page: " + e.getMessage(), e));
@@ -435,6 +477,32 @@ public final class RemoteStore implements Store {
     return RevisionHash.checkPage(
         new Page(records, more ? Optional.of(records.get(records.size() - 1).key()) : Optional.empty()),
         k -> sentBy());
+  }
+
+  /**
+   * Refuses a page that is not what was asked for: at most {@code limit} records, every one under
+   * {@code prefix}, in strictly ascending key order and strictly after {@code after}. The walk
+   * continues after a page's last key, so a server answering the same (or an earlier) page again
+   * would otherwise make a listing or a sync run forever; a record outside the scope would be
+   * synced although the caller did not ask for it.
+   *
+   * @throws IllegalArgumentException naming the first record that breaks the order or the scope
+   */
+  private static void checkPage(List<Record> records, KeyPrefix prefix, Optional<RecordKey> after, int limit) {
+    if (records.size() > limit) {
+      throw new IllegalArgumentException(records.size() + " records, " + limit + " asked for");
+    }
+    RecordKey previous = after.orElse(null);
+    for (Record rec : records) {
+      if (!prefix.matches(rec.key())) {
+        throw new IllegalArgumentException("record " + rec.key() + " is not under " + prefix);
+      }
+      if (previous != null && rec.key().compareTo(previous) <= 0) {
+        throw new IllegalArgumentException("record " + rec.key() + " does not come after " + previous
+            + (previous == after.orElse(null) ? " (where the page was asked to start)" : ""));
+      }
+      previous = rec.key();
+    }
   }
 
   private List<Record> walk(KeyPrefix prefix, boolean raw) {

@@ -54,6 +54,7 @@ final class StoreHttp {
   private final String base; // e.g. http://host:9001/store/v1
   private final Optional<String> token;
   private final Duration timeout;
+  private final AnswerDeadline deadlines = new AnswerDeadline();
 
   StoreHttp(String base, Optional<String> token, Duration connectTimeout, Duration timeout) {
     this.base = base;
@@ -103,17 +104,32 @@ final class StoreHttp {
       }
     });
     token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    // the request timeout ends the wait for the headers only; the deadline covers the whole body
+    AnswerDeadline.Call call = deadlines.start(timeout);
     try {
       // send(), not sendAsync().get(): measured 2 more context switches per request (the JDK
       // completes a sendAsync future through another executor)
       HttpResponse<byte[]> r = client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
       return new Response(r.statusCode(), r.body() == null ? new byte[0] : r.body(), r);
     } catch (IOException e) {
+      if (call.expired()) {
+        throw timedOut(what);
+      }
       throw new UncheckedIOException(what + " on " + base, new IOException(describe(e, body), e));
     } catch (InterruptedException e) {
+      if (call.expired()) {
+        throw timedOut(what);
+      }
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(what + " on " + base, new IOException("interrupted", e));
+    } finally {
+      call.close();
     }
+  }
+
+  private UncheckedIOException timedOut(String what) {
+    return new UncheckedIOException(what + " on " + base,
+        new IOException("timed out: the answer did not arrive whole within " + timeout.toSeconds() + " s"));
   }
 
   private static String describe(IOException e, byte[] body) {

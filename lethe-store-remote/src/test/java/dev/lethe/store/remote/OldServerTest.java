@@ -81,7 +81,8 @@ class OldServerTest {
 
   private static Record record(RecordKey k) {
     Body body = Body.Inline.text("v");
-    return new Record(k, Kind.DOCUMENT, new Revision(1, body.contentHash()), null, List.of(), body, Meta.EMPTY,
+    return new Record(k, Kind.DOCUMENT, dev.lethe.store.core.RevisionHash.revision(1, Kind.DOCUMENT, body), null,
+        List.of(), body, Meta.EMPTY,
         null, null, List.of());
   }
 

@@ -31,13 +31,19 @@ public final class Ancestry {
   }
 
   /**
-   * Normalises an ancestor list: deduplicated, {@code self} removed, newest first by {@code
-   * (counter, hash)}, truncated to {@code cap}.
+   * Normalises an ancestor list: deduplicated, {@code self} and every revision whose counter is not
+   * below {@code self}'s removed, newest first by {@code (counter, hash)}, truncated to {@code cap}.
+   * A raw put refuses a record listing a newer "ancestor" before it gets here
+   * (docs/design/0118-a-replicated-record-is-consistent.md); dropping them here keeps a record a
+   * store stamps over one written before that rule consistent too.
    */
   public static List<Revision> normalize(List<Revision> ancestors, Revision self, int cap) {
     TreeSet<Revision> set = new TreeSet<>(Comparator.reverseOrder());
-    set.addAll(ancestors);
-    set.remove(self);
+    for (Revision a : ancestors) {
+      if (a.counter() < self.counter()) {
+        set.add(a);
+      }
+    }
     List<Revision> out = new ArrayList<>(Math.min(cap, set.size()));
     for (Revision r : set) {
       if (out.size() == cap) {

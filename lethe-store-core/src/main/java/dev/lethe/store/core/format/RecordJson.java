@@ -181,11 +181,14 @@ public final class RecordJson {
       Body body = body(required(n, "body"));
       Meta meta = meta(required(n, "meta"));
       Long deletedAt = optionalLong(n, "deletedAt");
-      JsonNode db = required(n, "deletedBlob");
-      String deletedBlob = db.isNull() ? null : db.asText();
+      required(n, "deletedBlob");
+      String deletedBlob = optionalText(n, "deletedBlob", "deletedBlob");
       List<RecordKey> links = new ArrayList<>();
       for (JsonNode l : array(n, "links")) {
-        links.add(RecordKey.parse(l.asText()));
+        if (!l.isTextual()) {
+          throw new RecordFormatException("invalid record: 'links' must be an array of keys (strings)");
+        }
+        links.add(RecordKey.parse(l.textValue()));
       }
       return new Record(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob,
           links, version.intValue());
@@ -203,8 +206,9 @@ public final class RecordJson {
     if (b.has("base64") && b.size() == 1 && b.get("base64").isTextual()) {
       return new Body.Inline(Base64.getDecoder().decode(b.get("base64").textValue()));
     }
-    if (b.has("blob") && b.has("length") && b.size() == 2 && b.get("length").canConvertToLong()) {
-      return new Body.Blob(b.get("blob").asText(), b.get("length").longValue());
+    if (b.has("blob") && b.has("length") && b.size() == 2 && b.get("blob").isTextual()
+        && b.get("length").isIntegralNumber() && b.get("length").canConvertToLong()) {
+      return new Body.Blob(b.get("blob").textValue(), b.get("length").longValue());
     }
     throw new RecordFormatException(
         "invalid record: 'body' must be {\"text\":…}, {\"base64\":…} or {\"blob\":…,\"length\":…}");
@@ -226,9 +230,15 @@ public final class RecordJson {
       if (!l.isObject()) {
         throw new RecordFormatException("invalid record: 'meta.labels' must be an object");
       }
-      l.fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+      for (Iterator<Map.Entry<String, JsonNode>> it = l.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!e.getValue().isTextual()) {
+          throw new RecordFormatException("invalid record: label '" + e.getKey() + "' must be a string");
+        }
+        labels.put(e.getKey(), e.getValue().textValue());
+      }
     }
-    return new Meta(optionalText(m, "author"), optionalText(m, "origin"),
+    return new Meta(optionalText(m, "author", "meta.author"), optionalText(m, "origin", "meta.origin"),
         optionalLong(m, "created"), optionalLong(m, "updated"), labels);
   }
 
@@ -256,9 +266,19 @@ public final class RecordJson {
     return v;
   }
 
-  private static String optionalText(JsonNode n, String field) {
+  /**
+   * A string field or null. Any other JSON type is refused: read as text it would be stored as
+   * something the writer never sent ({@code 5} as {@code "5"}, an object as {@code ""}).
+   */
+  private static String optionalText(JsonNode n, String field, String name) {
     JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : v.asText();
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual()) {
+      throw new RecordFormatException("invalid record: '" + name + "' must be a string or null");
+    }
+    return v.textValue();
   }
 
   private static Long optionalLong(JsonNode n, String field) {

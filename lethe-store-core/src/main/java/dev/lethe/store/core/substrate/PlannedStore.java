@@ -37,7 +37,8 @@ import java.util.Optional;
  * record every write plans from. A record whose revision does not prove its content is a {@link
  * CorruptRecordException} naming its key and {@link #locationOf location}: it is never served,
  * never copied by sync, and never written over (as an unreadable record is not). A {@code putRaw}
- * of such a record is refused before any I/O.
+ * of such a record, or of one whose lineage or deletion fields are inconsistent, is refused before
+ * any I/O ({@link RawPutPlanner#validate}).
  */
 public abstract class PlannedStore implements Store {
 
@@ -159,10 +160,19 @@ public abstract class PlannedStore implements Store {
 
   @Override
   public final PutResult putRaw(Record record, Optional<Revision> expected) {
-    RevisionHash.problem(record).ifPresent(p -> {
-      throw new IllegalArgumentException("Cannot put " + record.key() + ": " + p + " (nothing written)");
-    });
+    RawPutPlanner.validate(record);
     return apply(record.key(), stored -> RawPutPlanner.plan(verified(stored), record, expected, ancestorCap));
+  }
+
+  /**
+   * {@link Store#putRawBatch}, with every item checked by {@link RawPutPlanner#validate} before any
+   * is written, so a batch with an invalid item writes nothing (the default would write the items
+   * before it). A substrate overriding this checks the same way first.
+   */
+  @Override
+  public List<PutResult> putRawBatch(List<dev.lethe.store.core.RawPut> items) {
+    items.forEach(item -> RawPutPlanner.validate(item.record()));
+    return Store.super.putRawBatch(items);
   }
 
   @Override

@@ -1392,9 +1392,12 @@ public abstract class StoreConformance {
       for (int i = 0; i < size; i++) {
         RecordKey k = keys.get(random.nextInt(keys.size()));
         List<Revision> revs = seen.computeIfAbsent(k, x -> new ArrayList<>());
-        List<Revision> ancestors = revs.isEmpty() || random.nextBoolean() ? List.of()
-            : List.of(revs.get(random.nextInt(revs.size())));
-        Record r = foreign(k, 1 + random.nextInt(6), "v" + random.nextInt(4), ancestors);
+        long counter = 1 + random.nextInt(6);
+        // a raw put takes only older ancestors (docs/design/0118-a-replicated-record-is-consistent.md)
+        List<Revision> older = revs.stream().filter(v -> v.counter() < counter).toList();
+        List<Revision> ancestors = older.isEmpty() || random.nextBoolean() ? List.of()
+            : List.of(older.get(random.nextInt(older.size())));
+        Record r = foreign(k, counter, "v" + random.nextInt(4), ancestors);
         int roll = random.nextInt(10);
         Optional<Revision> expected = roll < 3 || revs.isEmpty() ? Optional.empty()
             : roll < 9 ? Optional.of(revs.get(random.nextInt(revs.size()))) : Optional.of(rev(7, "unknown"));
@@ -1409,6 +1412,156 @@ public abstract class StoreConformance {
       assertThat(got).as("seed %d round %d: %s", seed, round, batch).isEqualTo(want);
       assertThat(store.listRaw(KeyPrefix.all())).as("seed %d round %d", seed, round)
           .isEqualTo(single.listRaw(KeyPrefix.all()));
+    }
+  }
+
+  // ---- a raw put takes only consistent records (docs/design/0118-a-replicated-record-is-consistent.md)
+
+  /** Records a raw put must refuse, each with the words its message must hold. */
+  private Map<String, Record> inconsistentRecords(RecordKey k) {
+    Record x = foreign(k, 5, "x", List.of(rev(4, "a")));
+    Record t = new Record(k, Kind.TOMBSTONE, new Revision(5, Tombstones.HASH), rev(4, "a"), List.of(rev(4, "a")),
+        Body.EMPTY, Meta.byAuthor("bob"), 33L, null, List.of());
+    Map<String, Record> bad = new LinkedHashMap<>();
+    bad.put("has deletedAt", x.withDeletion(7L, null));
+    bad.put("has deletedBlob", x.withDeletion(null, ContentHash.ofUtf8("blob")));
+    bad.put("parent 5:", x.withLineage(x.revision(), rev(5, "p"), List.of(rev(4, "a"))));
+    bad.put("parent 9:", x.withLineage(x.revision(), rev(9, "p"), List.of(rev(4, "a"))));
+    bad.put("ancestor 5:", x.withAncestors(List.of(rev(4, "a"), rev(5, "same counter"))));
+    bad.put("ancestor 12:", x.withAncestors(List.of(rev(12, "newer"), rev(4, "a"))));
+    bad.put("ancestor 6:", t.withAncestors(List.of(rev(6, "newer"), rev(4, "a"))));
+    bad.put("parent 6:", t.withLineage(t.revision(), rev(6, "p"), List.of()));
+    return bad;
+  }
+
+  @Test
+  void case48ARawPutOfAnInconsistentRecordIsRefusedAndWritesNothing() {
+    Record r = create(store, key, "v1");
+    RecordKey absent = new RecordKey("ns", "col", "absent");
+    inconsistentRecords(absent).forEach((words, bad) -> {
+      assertThatThrownBy(() -> store.putRaw(bad, Optional.empty())).as(words)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Cannot put " + absent).hasMessageContaining(words)
+          .hasMessageEndingWith("(nothing written)");
+      assertThat(store.getRaw(absent)).as(words).isEmpty();
+    });
+    inconsistentRecords(key).forEach((words, bad) -> {
+      assertThatThrownBy(() -> store.putRaw(bad, Optional.of(r.revision()))).as(words)
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(words);
+      // a batch holding one such record writes none of its items, not even those before it
+      Record fine = foreign(sibling, 2, "fine", List.of(rev(1, "f")));
+      assertThatThrownBy(() -> store.putRawBatch(List.of(new RawPut(fine, Optional.empty()),
+          new RawPut(bad, Optional.of(r.revision()))))).as(words).isInstanceOf(IllegalArgumentException.class);
+      assertThat(store.getRaw(sibling)).as(words).isEmpty();
+    });
+    assertThat(raw(store, key)).isEqualTo(r);
+    assertThat(store.listRaw(KeyPrefix.all())).containsExactly(r);
+  }
+
+  @Test
+  void aRawPutTakesAnUnstampedTombstoneItsOwnRevisionAsAncestorAndTheCounterJustBelow() {
+    Record t = new Record(key, Kind.TOMBSTONE, new Revision(5, Tombstones.HASH), rev(4, "a"), List.of(rev(4, "a")),
+        Body.EMPTY, Meta.byAuthor("bob"), null, null, List.of());
+    assertThat(store.putRaw(t, Optional.empty())).isInstanceOf(Committed.class);
+    Record x = foreign(sibling, 5, "x", List.of(rev(4, "b")));
+    Record self = x.withAncestors(List.of(x.revision(), rev(4, "b")));
+    assertThat(committed(store.putRaw(self, Optional.empty())).ancestors()).containsExactly(rev(4, "b"));
+  }
+
+  /**
+   * Random records, some consistent and some not, put raw one by one (and in batches); the oracle
+   * says from the fields alone whether each is consistent. A refused one leaves the store as it was.
+   */
+  @Test
+  void randomRawPutsAreRefusedExactlyWhenTheRecordIsInconsistent() {
+    long seed = Long.getLong("lethe.store.lineage.seed", new Random().nextLong());
+    System.out.println(getClass().getName() + " lineage seed " + seed + " (replay: -Dlethe.store.lineage.seed="
+        + seed + ")");
+    Random random = new Random(seed);
+    int refused = 0;
+    for (int round = 0; round < 200; round++) {
+      RecordKey k = new RecordKey("ns", "rand", "k" + round);
+      long counter = 1 + random.nextInt(6);
+      boolean tombstone = random.nextInt(3) == 0;
+      Revision parent = random.nextInt(4) == 0 ? null : rev(random.nextInt(8), "p" + random.nextInt(3));
+      List<Revision> ancestors = new ArrayList<>();
+      for (int i = random.nextInt(4); i > 0; i--) {
+        ancestors.add(rev(random.nextInt(8), "a" + random.nextInt(3)));
+      }
+      Long deletedAt = random.nextBoolean() ? null : Long.valueOf(random.nextInt(1000));
+      // a pinned blob the store holds (a server refuses a record naming a blob it lacks)
+      String deletedBlob = random.nextInt(4) == 0
+          ? store.blobs().put(("b" + round).getBytes(StandardCharsets.UTF_8)).hash() : null;
+      Body body = tombstone ? Body.EMPTY : Body.Inline.text("v" + round);
+      Kind kind = tombstone ? Kind.TOMBSTONE : Kind.DOCUMENT;
+      Revision self = tombstone ? new Revision(counter, Tombstones.HASH) : RevisionHash.revision(counter, kind, body);
+      if (random.nextInt(5) == 0) {
+        ancestors.add(self);
+      }
+      Record r = new Record(k, kind, self, parent, ancestors, body, Meta.byAuthor("bob"), deletedAt, deletedBlob,
+          List.of());
+      boolean consistent = (tombstone || (deletedAt == null && deletedBlob == null))
+          && (parent == null || parent.counter() < counter)
+          && ancestors.stream().allMatch(a -> a.equals(self) || a.counter() < counter);
+      List<Record> before = store.listRaw(KeyPrefix.all());
+      if (consistent) {
+        assertThat(store.putRaw(r, Optional.empty())).as("seed %d round %d: %s", seed, round, r)
+            .isInstanceOf(Committed.class);
+      } else {
+        refused++;
+        boolean batch = random.nextBoolean();
+        assertThatThrownBy(() -> {
+          if (batch) {
+            store.putRawBatch(List.of(new RawPut(r, Optional.empty())));
+          } else {
+            store.putRaw(r, Optional.empty());
+          }
+        }).as("seed %d round %d: %s", seed, round, r).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.listRaw(KeyPrefix.all())).as("seed %d round %d", seed, round).isEqualTo(before);
+      }
+    }
+    assertThat(refused).as("seed %d: both outcomes occur", seed).isBetween(20, 190);
+  }
+
+  /**
+   * Every way a store writes a record itself (put, edit, recreation, delete, reset, a merge, sync's
+   * copies and fast-forwards) yields a record a raw put takes, so sync never carries a record its
+   * peer refuses.
+   */
+  @Test
+  void everyRecordTheStoresWriteThemselvesIsOneARawPutTakes() throws Exception {
+    long seed = Long.getLong("lethe.store.lineage.seed", new Random().nextLong());
+    System.out.println(getClass().getName() + " stamped seed " + seed + " (replay: -Dlethe.store.lineage.seed="
+        + seed + ")");
+    Random random = new Random(seed);
+    Store a = store;
+    Store b = open(cap, clock);
+    List<RecordKey> keys = List.of(new RecordKey("n", "c", "a"), new RecordKey("n", "c", "b"),
+        new RecordKey("n", "d", "c"), new RecordKey("m", "c", "d"));
+    for (int step = 0; step < 150; step++) {
+      Store s = random.nextBoolean() ? a : b;
+      RecordKey k = keys.get(random.nextInt(keys.size()));
+      Kind kind = random.nextBoolean() ? Kind.LOG : Kind.DOCUMENT;
+      clock.advance(Duration.ofSeconds(1));
+      Optional<Record> cur = s.getRaw(k);
+      switch (random.nextInt(6)) {
+        case 0, 1 -> {
+          Record d = Record.draft(k, cur.filter(c -> !c.isTombstone()).map(Record::kind).orElse(kind),
+              random.nextBoolean() ? Body.Inline.text("line" + step + "\n") : s.blobs().put(("b" + step).getBytes(
+                  StandardCharsets.UTF_8)).body(), Meta.byAuthor("alice"));
+          s.put(d, cur.filter(c -> !c.isTombstone()).map(Record::revision));
+        }
+        case 2 -> s.deleteAs(k, Optional.empty(), random.nextBoolean() ? Optional.of("bob") : Optional.empty());
+        case 3 -> Sync.run(a, b, KeyPrefix.all(), SyncOptions.DEFAULTS);
+        case 4 -> Reset.run(s, KeyPrefix.namespace(k.namespace()), Optional.empty(), Progress.NONE);
+        default -> Collect.run(s, KeyPrefix.all(), Duration.ofSeconds(3), clock, Progress.NONE);
+      }
+      for (Store each : List.of(a, b)) {
+        for (Record r : each.listRaw(KeyPrefix.all())) {
+          assertThat(dev.lethe.store.core.planner.RawPutPlanner.problem(r)).as("seed %d step %d: %s", seed, step, r)
+              .isEmpty();
+        }
+      }
     }
   }
 }

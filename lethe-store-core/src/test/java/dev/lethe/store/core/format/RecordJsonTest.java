@@ -123,4 +123,28 @@ class RecordJsonTest {
     assertThatThrownBy(() -> json.parse(twoAuthors))
         .isInstanceOf(RecordFormatException.class).hasMessageContaining("author");
   }
+
+  /**
+   * A field of the wrong JSON type is refused, never read as text: {@code "author": 5} used to be
+   * stored as {@code "5"}, a label {@code {"b":1}} as {@code ""}, a blob length {@code 1.5} as 1.
+   */
+  @Test
+  void aFieldOfTheWrongJsonTypeIsRefusedNotCoercedToText() {
+    String blob = json.format(full(new Body.Blob(ContentHash.ofUtf8("blob"), 4)));
+    String text = json.format(full(Body.Inline.text("hello")));
+    assertThat(json.parse(text)).isEqualTo(full(Body.Inline.text("hello")));
+    Map<String, String> bad = new java.util.LinkedHashMap<>();
+    bad.put("meta.author", text.replace("\"author\" : \"alice\"", "\"author\" : 5"));
+    bad.put("meta.origin", text.replace("\"origin\" : \"laptop\"", "\"origin\" : {\"x\" : 1}"));
+    bad.put("label 'a'", text.replace("\"a\" : \"1\"", "\"a\" : {\"b\" : 1}"));
+    bad.put("deletedBlob", text.replace("\"deletedBlob\" : null", "\"deletedBlob\" : 7"));
+    bad.put("links", text.replace("\"ns/col/other\"", "5"));
+    bad.put("'body'", blob.replace("\"length\" : 4", "\"length\" : 4.5"));
+    bad.put("'body' ", blob.replace("\"blob\" : \"" + ContentHash.ofUtf8("blob") + "\"", "\"blob\" : 5"));
+    bad.forEach((what, doc) -> {
+      assertThat(doc).as(what).isNotIn(text, blob);
+      assertThatThrownBy(() -> json.parse(doc)).as(what).isInstanceOf(RecordFormatException.class)
+          .hasMessageContaining(what.trim());
+    });
+  }
 }

@@ -13,6 +13,7 @@ import dev.lethe.store.core.NotFound;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.ancestry.Ancestry;
 import dev.lethe.store.core.tombstone.Tombstones;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.assertj.core.api.Assertions;
 class PlannersTest {
 
   private final RecordKey key = new RecordKey("n", "c", "i");
-  private final Record live = new Record(key, Kind.DOCUMENT, new Revision(4, ContentHash.ofUtf8("v4")),
+  private final Record live = new Record(key, Kind.DOCUMENT, RevisionHash.revision(4, Kind.DOCUMENT, Body.Inline.text("v4")),
       new Revision(3, ContentHash.ofUtf8("v3")), List.of(new Revision(3, ContentHash.ofUtf8("v3"))),
       Body.Inline.text("v4"), new Meta("alice", null, 100L, 200L, null), null, null, List.of());
   private final Record draft = Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v5"), Meta.byAuthor("bob"));
@@ -86,5 +87,25 @@ class PlannersTest {
   @Test
   void ancestorCapBelowOneIsRejected() {
     Assertions.assertThatThrownBy(() -> Ancestry.checkCap(0)).hasMessage("ancestor cap must be at least 1");
+  }
+
+  /**
+   * A record stored before raw puts were checked may list a "newer" ancestor or carry deletedAt on a
+   * live record; it still reads, and what a store writes over it is consistent
+   * (docs/design/0118-a-replicated-record-is-consistent.md).
+   */
+  @Test
+  void writesOverAnInconsistentStoredRecordAreConsistent() {
+    Record legacy = live.withAncestors(List.of(new Revision(9, ContentHash.ofUtf8("newer")), live.parent()))
+        .withDeletion(5L, null);
+    assertThat(RawPutPlanner.problem(legacy)).isPresent();
+    Record edit = ((Committed) ConsumerPutPlanner.plan(Optional.of(legacy), draft, Optional.of(live.revision()), 700, 32)
+        .result()).record();
+    assertThat(edit.ancestors()).containsExactly(live.revision(), live.parent());
+    assertThat(RawPutPlanner.problem(edit)).isEmpty();
+    Record t = ((Plan.Write<?>) DeletePlanner.plan(Optional.of(legacy), Optional.empty(), Optional.empty(), 800, 32))
+        .record();
+    assertThat(t.ancestors()).containsExactly(live.revision(), live.parent());
+    assertThat(RawPutPlanner.problem(t)).isEmpty();
   }
 }
