@@ -11,6 +11,10 @@ import java.util.regex.Pattern;
 public final class JdbcUrls {
   private static final Pattern PASSWORD = Pattern.compile("(?i)password=([^&;]*)");
   private static final Pattern USER_INFO = Pattern.compile("//([^/@?;]*):([^/@?;]*)@");
+  // in a message a URL ends at whitespace: without it, "password=***" would swallow the rest of
+  // the message ("…password=s3cret: Connection refused" lost the cause)
+  private static final Pattern PASSWORD_IN_TEXT = Pattern.compile("(?i)(password=)(?!\\*\\*\\*)[^&;\\s]*");
+  private static final Pattern USER_INFO_IN_TEXT = Pattern.compile("//[^/@?;\\s]*:[^/@?;\\s]*@");
 
   private JdbcUrls() {}
 
@@ -33,11 +37,15 @@ public final class JdbcUrls {
    * &lt;password&gt;@host" for {@code jdbc:mariadb://user:password@host/db}).
    */
   public static String redact(String text, String url) {
-    String out = redact(text);
+    if (text == null) {
+      return "null";
+    }
+    String out = text;
     for (String secret : secrets(url)) {
       out = out.replace(secret, "***");
     }
-    return out;
+    out = PASSWORD_IN_TEXT.matcher(out).replaceAll("$1***");
+    return USER_INFO_IN_TEXT.matcher(out).replaceAll("//***@");
   }
 
   private static Set<String> secrets(String url) {

@@ -299,4 +299,17 @@ class JdbcStoreTest {
     assertThat(JdbcUrls.redact("Incorrect port value : hunter2@127.0.0.1", "jdbc:mariadb://root:hunter2@127.0.0.1:3307/x"))
         .isEqualTo("Incorrect port value : ***@127.0.0.1");
   }
+
+  /**
+   * In a message a URL ends at whitespace: redacting "…password=s3cret: Connection … refused" must
+   * keep the cause after the URL (lethe server printed only the URL and lost why it could not start).
+   */
+  @Test
+  void redactingAMessageKeepsWhatFollowsTheUrl() {
+    String url = "jdbc:postgresql://127.0.0.1:1/x?user=u&password=s3cret";
+    assertThat(JdbcUrls.redact("Cannot open store " + url + ": Connection to 127.0.0.1:1 refused.", url))
+        .isEqualTo("Cannot open store jdbc:postgresql://127.0.0.1:1/x?user=u&password=***: Connection to 127.0.0.1:1 refused.");
+    assertThat(JdbcUrls.redact("at jdbc:mariadb://root:pw@h:3306/db: Access denied", "jdbc:h2:mem:x"))
+        .isEqualTo("at jdbc:mariadb://***@h:3306/db: Access denied");
+  }
 }
