@@ -53,11 +53,6 @@ class CatalogCommandsAuthTest {
   }
 
   private int run(String command, String... tokenArgs) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    CommandLine cli = LetheCommand.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
     String url = "http://127.0.0.1:" + server.port();
     String[] base = switch (command) {
       case "jobs" -> new String[] {"catalog", "jobs", "--server", url};
@@ -67,6 +62,16 @@ class CatalogCommandsAuthTest {
     String[] args = new String[base.length + tokenArgs.length];
     System.arraycopy(base, 0, args, 0, base.length);
     System.arraycopy(tokenArgs, 0, args, base.length, tokenArgs.length);
+    return execute(args);
+  }
+
+  /** Runs the CLI with {@code args}, its stdout and stderr captured afresh in {@code out} and {@code err}. */
+  private int execute(String... args) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    CommandLine cli = LetheCommand.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
     return cli.execute(args);
   }
 
@@ -88,15 +93,10 @@ class CatalogCommandsAuthTest {
   @ParameterizedTest
   @ValueSource(strings = {"jobs", "deleted"})
   void anUnknownCatalogIsExit1(String command) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    CommandLine cli = LetheCommand.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
     String url = "http://127.0.0.1:" + server.port();
     int code = command.equals("jobs")
-        ? cli.execute("catalog", "jobs", "--server", url, "--catalog", "nosuch", "--token", ADMIN)
-        : cli.execute("catalog", "deleted", "--server", url, "nosuch", "sales", "--token", ADMIN);
+        ? execute("catalog", "jobs", "--server", url, "--catalog", "nosuch", "--token", ADMIN)
+        : execute("catalog", "deleted", "--server", url, "nosuch", "sales", "--token", ADMIN);
     assertThat(code).as("%s: %s", command, err).isEqualTo(1);
     assertThat(err.toString().strip().lines()).hasSize(1);
   }

@@ -107,13 +107,8 @@ class StoreBadInputTest {
     return out;
   }
 
-  private static String revision(Record r) {
-    return "{\"counter\":" + r.revision().counter() + ",\"hash\":\"" + r.revision().hash() + "\"}";
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"file", "h2", "postgresql", "mariadb"})
-  void everyBadInputIs400AndLeavesTheStoreAsItWas(String backend) throws Exception {
+  /** Starts the server on {@code backend} (file, h2, postgresql, mariadb) with ancestor cap 4 and returns its store. */
+  private Store startServer(String backend) throws Exception {
     Map<String, String> props = new HashMap<>();
     props.put(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0");
     if (!backend.equals("file")) {
@@ -121,7 +116,17 @@ class StoreBadInputTest {
     }
     server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
         ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, props));
-    Store store = server.store();
+    return server.store();
+  }
+
+  private static String revision(Record r) {
+    return "{\"counter\":" + r.revision().counter() + ",\"hash\":\"" + r.revision().hash() + "\"}";
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"file", "h2", "postgresql", "mariadb"})
+  void everyBadInputIs400AndLeavesTheStoreAsItWas(String backend) throws Exception {
+    Store store = startServer(backend);
     Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
         Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
     Record doomed = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "t"), Kind.DOCUMENT,
@@ -163,9 +168,7 @@ class StoreBadInputTest {
    */
   @org.junit.jupiter.api.Test
   void ambiguousAndIllFormedInputIs400AndWritesNothing() throws Exception {
-    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
-        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, Map.of(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0")));
-    Store store = server.store();
+    Store store = startServer("file");
     Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
         Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
     Record other = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "o"), Kind.DOCUMENT,
@@ -246,14 +249,7 @@ class StoreBadInputTest {
   @ParameterizedTest
   @ValueSource(strings = {"file", "h2", "postgresql", "mariadb"})
   void anInconsistentOrMistypedRawRecordIs400AndWritesNothing(String backend) throws Exception {
-    Map<String, String> props = new HashMap<>();
-    props.put(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0");
-    if (!backend.equals("file")) {
-      props.put(ConfigKeys.STORE_URI, databases.create(backend, dir));
-    }
-    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
-        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, props));
-    Store store = server.store();
+    Store store = startServer(backend);
     Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
         Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
     List<Record> records = store.listRaw(KeyPrefix.all());
