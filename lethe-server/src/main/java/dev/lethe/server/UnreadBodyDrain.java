@@ -6,6 +6,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -47,13 +48,39 @@ final class UnreadBodyDrain implements Filter {
     // Expect: 100-continue client may) has it at once instead of when the drain gives up; then
     // the rest of the body is read, so the connection is not closed over unread bytes.
     // Closing the output completes the answer (with its Content-Length) rather than flushing a
-    // part of it.
+    // part of it. A rest that will not be drained closes the connection after the answer, so the
+    // answer must say so: sent as keep-alive, the client would pool the connection and its next
+    // request would meet the close ("header parser received no bytes").
+    if (!response.isCommitted() && !drainsWhole((HttpServletRequest) request, limit)) {
+      ((HttpServletResponse) response).setHeader("Connection", "close");
+    }
     try {
       response.getOutputStream().close();
     } catch (IllegalStateException writerUsed) {
       response.getWriter().close();
     }
     drain((HttpServletRequest) request, limit);
+  }
+
+  /**
+   * Returns whether {@link #drain} leaves {@code request}'s body read to its end: there is none,
+   * it was read, or its length is known and at most {@code limit}. A chunked body not read to its
+   * end may be longer than {@code limit}, so it is not counted on.
+   */
+  static boolean drainsWhole(HttpServletRequest request, long limit) {
+    long length = request.getContentLengthLong();
+    if (length == 0 || (length < 0 && request.getHeader("Transfer-Encoding") == null)) {
+      return true;
+    }
+    boolean finished;
+    try {
+      finished = request.getInputStream().isFinished();
+    } catch (IllegalStateException readerUsed) {
+      finished = true; // the route read the body through getReader, whole
+    } catch (IOException gone) {
+      return false;
+    }
+    return finished || (length > 0 && length <= limit);
   }
 
   /**
