@@ -131,24 +131,29 @@ public final class LetheServer implements AutoCloseable {
    */
   public static LetheServer start(ServerConfig config) {
     AccessCheck access = AccessCheck.ALLOW_ALL;
+    // logged once the server started: a start refused on its paths prints its one error line alone
+    // (docs/design/0410-operations.md §3)
+    Runnable announce;
     if (config.authFile() != null) {
       try {
         AuthFile file = new AuthFileLoader().load(config.authFile());
         access = new AuthorizerAccessCheck(Authorizer.of(file));
         // the operator sees from the log alone that the file took effect, and which one
-        LOG.info("Auth is on: {} principal(s) from {} ({})", file.principals().size(), config.authFile(),
-            ConfigKeys.AUTH_FILE);
+        announce = () -> LOG.info("Auth is on: {} principal(s) from {} ({})", file.principals().size(),
+            config.authFile(), ConfigKeys.AUTH_FILE);
       } catch (InvalidAuthFileException e) {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
       }
     } else if (!isLoopback(config.host())) {
-      LOG.warn("Auth is off ({} not set) and the server binds {}: anyone who can reach it can change the catalog",
-          ConfigKeys.AUTH_FILE, config.host());
+      announce = () -> LOG.warn("Auth is off ({} not set) and the server binds {}: anyone who can reach it can "
+          + "change the catalog", ConfigKeys.AUTH_FILE, config.host());
     } else {
-      LOG.info("Auth is off ({} not set): every request is allowed; the server binds {} only", ConfigKeys.AUTH_FILE,
-          config.host());
+      announce = () -> LOG.info("Auth is off ({} not set): every request is allowed; the server binds {} only",
+          ConfigKeys.AUTH_FILE, config.host());
     }
-    return start(config, access);
+    LetheServer server = start(config, access);
+    announce.run();
+    return server;
   }
 
   /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */
