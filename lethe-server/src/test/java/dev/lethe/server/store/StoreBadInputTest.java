@@ -119,6 +119,12 @@ class StoreBadInputTest {
     return server.store();
   }
 
+  /** Puts the live record {@code ns/col/r} (text "live") and returns it as stored. */
+  private static Record putLive(Store store) {
+    return ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
+        Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
+  }
+
   private static String revision(Record r) {
     return "{\"counter\":" + r.revision().counter() + ",\"hash\":\"" + r.revision().hash() + "\"}";
   }
@@ -127,8 +133,7 @@ class StoreBadInputTest {
   @ValueSource(strings = {"file", "h2", "postgresql", "mariadb"})
   void everyBadInputIs400AndLeavesTheStoreAsItWas(String backend) throws Exception {
     Store store = startServer(backend);
-    Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
-        Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
+    Record live = putLive(store);
     Record doomed = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "t"), Kind.DOCUMENT,
         Body.Inline.text("doomed"), Meta.EMPTY), Optional.empty())).record();
     store.delete(doomed.key(), Optional.empty());
@@ -169,8 +174,7 @@ class StoreBadInputTest {
   @org.junit.jupiter.api.Test
   void ambiguousAndIllFormedInputIs400AndWritesNothing() throws Exception {
     Store store = startServer("file");
-    Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
-        Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
+    Record live = putLive(store);
     Record other = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "o"), Kind.DOCUMENT,
         Body.Inline.text("other"), Meta.EMPTY), Optional.empty())).record();
     String blob = store.blobs().put("kept".getBytes(StandardCharsets.UTF_8)).hash();
@@ -250,8 +254,7 @@ class StoreBadInputTest {
   @ValueSource(strings = {"file", "h2", "postgresql", "mariadb"})
   void anInconsistentOrMistypedRawRecordIs400AndWritesNothing(String backend) throws Exception {
     Store store = startServer(backend);
-    Record live = ((Committed) store.put(Record.draft(new RecordKey("ns", "col", "r"), Kind.DOCUMENT,
-        Body.Inline.text("live"), Meta.EMPTY), Optional.empty())).record();
+    Record live = putLive(store);
     List<Record> records = store.listRaw(KeyPrefix.all());
     dev.lethe.store.core.format.RecordJson json = new dev.lethe.store.core.format.RecordJson();
     // the next version of live, as a peer would send it: counter 2, parent and ancestor counter 1

@@ -72,11 +72,7 @@ class GarbagePeerTest {
       Object[] a = path.equals("/store/v1") && !path.contains("?") && answer.apply("settings") == null
           ? new Object[] {200, "{\"formatVersion\":2,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}"}
           : answer.apply(path);
-      byte[] bytes = ((String) a[1]).getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders((Integer) a[0], bytes.length);
-      exchange.getResponseBody().write(bytes);
-      exchange.close();
+      FakePeer.answer(exchange, (Integer) a[0], (String) a[1]);
     });
     server.start();
   }

@@ -90,11 +90,7 @@ class RemoteRecordCheckTest {
         status = 404;
         body = "{\"code\":404,\"type\":\"NotFound\",\"message\":\"No route\"}";
       }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(status, bytes.length);
-      exchange.getResponseBody().write(bytes);
-      exchange.close();
+      FakePeer.answer(exchange, status, body);
     });
     server.start();
   }
