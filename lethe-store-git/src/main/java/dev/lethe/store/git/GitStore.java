@@ -110,29 +110,74 @@ public final class GitStore implements Store, AutoCloseable {
   public static GitStore open(Path dir, int ancestorCap, Clock clock) {
     Path root = dir.toAbsolutePath().normalize();
     FsStore files = new FsStore(root, ancestorCap, clock);
+    refusal(root).ifPresent(problem -> {
+      throw new IllegalArgumentException(problem);
+    });
     Repository repo = null;
-    try {
-      if (Files.exists(root)) {
-        if (!Files.isDirectory(root)) {
-          throw new IllegalArgumentException(root + " is not a directory");
-        }
-        if (Files.isDirectory(root.resolve(Constants.DOT_GIT))) {
-          repo = new FileRepositoryBuilder().setWorkTree(root.toFile())
-              .setGitDir(root.resolve(Constants.DOT_GIT).toFile()).setMustExist(true).build();
-        } else if (!isEmpty(root)) {
-          throw new IllegalArgumentException(root + " is not a git work tree (no .git directory) and not empty"
-              + (Files.isRegularFile(root.resolve(Constants.HEAD)) ? ": it looks like a bare repository" : "")
-              + "; name an empty or new directory, or a clone");
-        }
+    if (Files.isDirectory(root.resolve(Constants.DOT_GIT))) {
+      try {
+        repo = new FileRepositoryBuilder().setWorkTree(root.toFile())
+            .setGitDir(root.resolve(Constants.DOT_GIT).toFile()).setMustExist(true).build();
+      } catch (IOException | IllegalArgumentException e) {
+        throw new UncheckedIOException("Cannot open git store " + root + ": " + e.getMessage(),
+            e instanceof IOException io ? io : new IOException(e));
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot open git store " + root, e);
     }
     GitStore store = new GitStore(root, files, repo, clock);
     if (repo != null) {
       store.repair();
     }
     return store;
+  }
+
+  /** The prefix of a git store URI. */
+  public static final String SCHEME = "git:";
+
+  /**
+   * Returns the directory of a {@code git:DIR} URI ({@code git://DIR} is read as {@code git:DIR}
+   * too, as {@code file:} URIs are); empty for a URI of any other scheme.
+   *
+   * @throws IllegalArgumentException "'git:' names no directory (e.g. git:./notes)"
+   */
+  public static Optional<Path> directoryOf(String uri) {
+    if (uri == null || !uri.startsWith(SCHEME)) {
+      return Optional.empty();
+    }
+    String dir = uri.substring(SCHEME.length());
+    if (dir.startsWith("//")) {
+      dir = dir.substring(2);
+    }
+    if (dir.isBlank()) {
+      throw new IllegalArgumentException("'" + uri + "' names no directory (e.g. git:./notes)");
+    }
+    return Optional.of(Path.of(dir));
+  }
+
+  /**
+   * Says why {@code dir} cannot hold a git store, or empty when it can: it does not exist, is
+   * empty (it becomes a repository at the first write) or has a {@code .git} directory. Reads the
+   * directory's entries only.
+   *
+   * @return a message naming {@code dir}: not a directory, or not empty and not a git work tree
+   */
+  public static Optional<String> refusal(Path dir) {
+    Path root = dir.toAbsolutePath().normalize();
+    if (!Files.exists(root) || Files.isDirectory(root.resolve(Constants.DOT_GIT))) {
+      return Optional.empty();
+    }
+    if (!Files.isDirectory(root)) {
+      return Optional.of(root + " is not a directory");
+    }
+    try {
+      if (isEmpty(root)) {
+        return Optional.empty();
+      }
+    } catch (IOException e) {
+      return Optional.of(root + " cannot be read: " + e.getMessage());
+    }
+    return Optional.of(root + " is not a git work tree (no .git directory) and not empty"
+        + (Files.isRegularFile(root.resolve(Constants.HEAD)) ? ": it looks like a bare repository" : "")
+        + "; name an empty or new directory, or a clone");
   }
 
   /** Whether {@code dir} holds nothing but what the fs store writes before any record (blobs, its lock file). */
@@ -296,7 +341,15 @@ public final class GitStore implements Store, AutoCloseable {
       return lock.locked(gitDir(), () -> {
         Set<RecordKey> distinct = new LinkedHashSet<>(keys);
         markPending(distinct);
-        R result = op.get();
+        R result;
+        try {
+          result = op.get();
+        } catch (UncheckedIOException e) {
+          throw e; // the file may have been written: the marker stays for the next open's repair
+        } catch (RuntimeException e) {
+          clearPending(); // refused before any write (a corrupt stored record, a bad argument)
+          throw e;
+        }
         commit(r, distinct, message(verb, distinct));
         clearPending();
         if (consumer) {
@@ -464,9 +517,14 @@ public final class GitStore implements Store, AutoCloseable {
   // ---- pending writes: docs/design/0127-git-crash-repair.md ----
 
   private void markPending(Collection<RecordKey> keys) throws IOException {
+    markPendingPaths(keys.stream().map(GitStore::treePath).toList());
+  }
+
+  /** Records {@code paths} (tree paths) as about to change on disk. Called under the lock. */
+  void markPendingPaths(Collection<String> paths) throws IOException {
     StringBuilder s = new StringBuilder();
-    for (RecordKey k : keys) {
-      s.append(treePath(k)).append('\n');
+    for (String path : paths) {
+      s.append(path).append('\n');
     }
     Path temp = gitDir().resolve(PENDING + ".tmp");
     try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -478,13 +536,14 @@ public final class GitStore implements Store, AutoCloseable {
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
   }
 
-  private void clearPending() throws IOException {
+  void clearPending() throws IOException {
     Files.deleteIfExists(gitDir().resolve(PENDING));
   }
 
   /**
    * Finishes a write a crash left between its record file and its commit: each pending file that
-   * holds a whole record proving its content is committed, any other is put back as HEAD has it.
+   * is absent or holds a whole record of its key proving its content is committed. The fs write is
+   * atomic, so any other file is a hand edit: it is left as it is, for reads to report.
    */
   private void repair() {
     try {
@@ -503,9 +562,7 @@ public final class GitStore implements Store, AutoCloseable {
           Path file = root.resolve(path);
           if (!Files.exists(file) || provesItself(file, key.get())) {
             good.add(path);
-          } else {
-            restore(r, path, file);
-          }
+          } // else a hand edit (fs writes are whole): left for reads to report, never overwritten
         }
         commitFiles(r, good, "repair: commit a write interrupted before its commit", LETHE);
         Files.delete(marker);
@@ -519,25 +576,10 @@ public final class GitStore implements Store, AutoCloseable {
   private boolean provesItself(Path file, RecordKey key) {
     try {
       Record rec = json.decode(Files.readAllBytes(file));
-      return rec.key().equals(key) && RevisionHash.problem(rec) == null;
+      return rec.key().equals(key) && RevisionHash.problem(rec).isEmpty();
     } catch (IOException | RuntimeException e) {
       return false;
     }
-  }
-
-  /** Puts back {@code path} as the index (the last commit) holds it, or removes it if it holds none. */
-  private static void restore(Repository r, String path, Path file) throws IOException {
-    DirCache dc = r.readDirCache();
-    DirCacheEntry entry = dc.getEntry(path);
-    if (entry == null) {
-      Files.deleteIfExists(file);
-      return;
-    }
-    byte[] bytes = r.open(entry.getObjectId(), Constants.OBJ_BLOB).getBytes();
-    Path temp = file.resolveSibling(file.getFileName() + ".restore.tmp");
-    Files.write(temp, bytes);
-    Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
   }
 
   // ---- conflicts of the last pull: docs/design/0126-git-pull-and-push.md ----
