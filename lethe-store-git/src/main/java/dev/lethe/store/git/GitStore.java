@@ -88,7 +88,19 @@ public final class GitStore implements Store, AutoCloseable {
   private final RecordJson json = new RecordJson();
   private volatile Repository repo; // null until the first write of a new store
 
-  private GitStore(Path root, FsStore files, Repository repo, Clock clock) {
+  /** Called between a write's record files and its commit; for crash tests. */
+  @FunctionalInterface
+  interface CommitObserver {
+    /** The write of {@code keys} is on disk and not committed yet. */
+    void beforeCommit(Collection<RecordKey> keys) throws IOException;
+
+    CommitObserver NONE = keys -> { };
+  }
+
+  private final CommitObserver observer;
+
+  private GitStore(Path root, FsStore files, Repository repo, Clock clock, CommitObserver observer) {
+    this.observer = observer;
     this.root = root;
     this.files = files;
     this.repo = repo;
@@ -108,8 +120,14 @@ public final class GitStore implements Store, AutoCloseable {
    * @throws UncheckedIOException when the repository cannot be read
    */
   public static GitStore open(Path dir, int ancestorCap, Clock clock) {
+    return open(dir, ancestorCap, clock, dev.lethe.store.fs.WriteObserver.NONE, CommitObserver.NONE);
+  }
+
+  /** As {@link #open(Path, int, Clock)}, observing the fs write protocol and the step before each commit. */
+  static GitStore open(Path dir, int ancestorCap, Clock clock, dev.lethe.store.fs.WriteObserver fsObserver,
+      CommitObserver observer) {
     Path root = dir.toAbsolutePath().normalize();
-    FsStore files = new FsStore(root, ancestorCap, clock);
+    FsStore files = new FsStore(root, ancestorCap, clock, fsObserver);
     refusal(root).ifPresent(problem -> {
       throw new IllegalArgumentException(problem);
     });
@@ -123,7 +141,7 @@ public final class GitStore implements Store, AutoCloseable {
             e instanceof IOException io ? io : new IOException(e));
       }
     }
-    GitStore store = new GitStore(root, files, repo, clock);
+    GitStore store = new GitStore(root, files, repo, clock, observer);
     if (repo != null) {
       store.repair();
     }
@@ -350,6 +368,7 @@ public final class GitStore implements Store, AutoCloseable {
           clearPending(); // refused before any write (a corrupt stored record, a bad argument)
           throw e;
         }
+        observer.beforeCommit(distinct);
         commit(r, distinct, message(verb, distinct));
         clearPending();
         if (consumer) {
