@@ -54,7 +54,7 @@ final class ServerCommand implements Callable<Integer> {
   String jdbcPassword;
 
   @Option(names = "--store-uri", paramLabel = "URI",
-      description = "Store served under /store/v1: file:DIR or jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… (default: file:<data-dir>/store; key lethe.store.uri).")
+      description = "Store served under /store/v1: file:DIR, git:DIR or jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… (default: file:<data-dir>/store; key lethe.store.uri).")
   String storeUri;
 
   @Override

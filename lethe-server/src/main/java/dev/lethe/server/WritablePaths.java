@@ -84,8 +84,15 @@ final class WritablePaths {
     return Optional.of(Path.of(path + ".mv.db"));
   }
 
-  /** The directory of a {@code file:} store URI; empty for a {@code jdbc:} store. */
+  /** The directory of a {@code file:} or {@code git:} store URI; empty for a {@code jdbc:} store. */
   static Optional<Path> storeDirectory(String storeUri) {
+    if (storeUri.startsWith(dev.lethe.store.git.GitStore.SCHEME)) {
+      try {
+        return dev.lethe.store.git.GitStore.directoryOf(storeUri);
+      } catch (IllegalArgumentException e) {
+        return Optional.empty(); // refused with its key by StoreConfig
+      }
+    }
     if (!storeUri.startsWith("file:")) {
       return Optional.empty();
     }

@@ -35,7 +35,7 @@ abstract class StoreSubcommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--store", paramLabel = "URI", defaultValue = "file:.",
-      description = "Store to use: file:DIR, http(s)://host:port (a lethe server), jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
+      description = "Store to use: file:DIR, git:DIR, http(s)://host:port (a lethe server), jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
   String storeUri;
 
   @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",

@@ -3,6 +3,7 @@ package dev.lethe.cli.store;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.memory.MemoryStore;
 import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.git.GitStore;
 import dev.lethe.store.jdbc.JdbcStore;
 import dev.lethe.store.jdbc.JdbcVendor;
 import dev.lethe.store.remote.RemoteStore;
@@ -16,8 +17,7 @@ import java.time.Clock;
  * {@code file:.} is the default), {@code http://host:port} / {@code https://…} (the store of a
  * {@code lethe server}; {@code --token} or {@code LETHE_TOKEN} is its bearer token), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
  * jdbc:h2:…} (a JDBC store; credentials as URL parameters) or {@code memory:} (an empty store that
- * lives for one command; for tests). Git and S3 store URIs will come with their
- * substrates.
+ * lives for one command; for tests), or {@code git:DIR} (a git work tree, docs/store.md "git:").
  */
 final class StoreUri {
 
@@ -31,6 +31,13 @@ final class StoreUri {
    * @throws UsageException naming the missing directory
    */
   static void requireExisting(String option, String uri) {
+    if (uri != null && uri.startsWith(GitStore.SCHEME)) {
+      Path git = gitDirectory(option, uri);
+      if (!Files.exists(git)) {
+        throw new UsageException(option + " '" + uri + "': the directory " + git + " does not exist");
+      }
+      return;
+    }
     if (uri == null || !uri.startsWith("file:")) {
       return;
     }
@@ -81,6 +88,13 @@ final class StoreUri {
       }
       return new FsStore(root, cap, clock);
     }
+    if (uri.startsWith(GitStore.SCHEME)) {
+      try {
+        return GitStore.open(gitDirectory(option, uri), cap, clock);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(option + " '" + uri + "': " + e.getMessage());
+      }
+    }
     if (RemoteStore.supports(uri)) {
       try {
         // the server's store keeps its own ancestor cap; --ancestor-cap does not apply to it
@@ -99,6 +113,14 @@ final class StoreUri {
     int colon = uri.indexOf(':');
     String scheme = colon > 0 ? uri.substring(0, colon) : uri;
     throw new UsageException(option + " '" + uri + "': scheme '" + scheme
-        + "' is not supported by this build (use file:DIR, http(s)://host:port, jdbc:… or memory:)");
+        + "' is not supported by this build (use file:DIR, git:DIR, http(s)://host:port, jdbc:… or memory:)");
+  }
+
+  private static Path gitDirectory(String option, String uri) {
+    try {
+      return GitStore.directoryOf(uri).orElseThrow();
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(option + " " + e.getMessage());
+    }
   }
 }

@@ -48,7 +48,7 @@ public final class ConfigKeys {
 
   /** Prefix of the store keys (docs/store.md "The store server"). */
   public static final String STORE = "lethe.store.";
-  /** The store served under {@code /store/v1/}: a {@code file:} or {@code jdbc:} store URI; default {@code file:<data-dir>/store}. */
+  /** The store served under {@code /store/v1/}: a {@code file:}, {@code git:} or {@code jdbc:} store URI; default {@code file:<data-dir>/store}. */
   public static final String STORE_URI = STORE + "uri";
   /** Ancestors kept per record by the served store, at least 1; default 32. */
   public static final String STORE_ANCESTOR_CAP = STORE + "ancestor-cap";

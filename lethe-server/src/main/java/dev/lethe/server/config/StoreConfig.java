@@ -1,6 +1,7 @@
 package dev.lethe.server.config;
 
 import dev.lethe.server.store.StoreSettings;
+import dev.lethe.store.git.GitStore;
 import dev.lethe.store.jdbc.JdbcUrls;
 import dev.lethe.store.jdbc.JdbcVendor;
 import java.nio.file.Path;
@@ -39,9 +40,17 @@ public final class StoreConfig {
       if (dir.isBlank()) {
         throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": '" + uri + "' names no directory (e.g. file:/data/store)");
       }
+    } else if (uri.startsWith(GitStore.SCHEME)) {
+      try {
+        GitStore.refusal(GitStore.directoryOf(uri).orElseThrow()).ifPresent(problem -> {
+          throw new IllegalArgumentException(problem);
+        });
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": " + e.getMessage());
+      }
     } else {
       throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": '" + JdbcUrls.redact(uri)
-          + "' is not a store URI this server can serve (use file:DIR, jdbc:postgresql://…, jdbc:mariadb://… or jdbc:h2:…)");
+          + "' is not a store URI this server can serve (use file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://… or jdbc:h2:…)");
     }
     int cap = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_ANCESTOR_CAP, 32, 1, MAX_ANCESTOR_CAP);
     int pool = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_POOL_SIZE, 10, 1, 1000);

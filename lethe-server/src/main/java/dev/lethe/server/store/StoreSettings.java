@@ -2,6 +2,7 @@ package dev.lethe.server.store;
 
 import dev.lethe.store.core.Store;
 import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.git.GitStore;
 import dev.lethe.store.jdbc.JdbcStore;
 import dev.lethe.store.jdbc.JdbcUrls;
 import java.io.IOException;
@@ -13,7 +14,7 @@ import java.time.Clock;
 /**
  * The store a server serves under {@code /store/v1/} (docs/store.md "The store server").
  *
- * @param uri a {@code file:DIR} or {@code jdbc:…} store URI, never null; may carry a password,
+ * @param uri a {@code file:DIR}, {@code git:DIR} or {@code jdbc:…} store URI, never null; may carry a password,
  *     print it with {@link #redactedUri()}
  * @param ancestorCap ancestors kept per record, at least 1
  * @param poolSize most pooled connections of a {@code jdbc:} store, at least 1
@@ -37,6 +38,9 @@ public record StoreSettings(String uri, int ancestorCap, int poolSize, Path cloc
     Clock clock = clockFile == null ? systemClock : new FileClock(clockFile);
     if (uri.startsWith("jdbc:")) {
       return JdbcStore.open(uri, poolSize, ancestorCap, clock);
+    }
+    if (uri.startsWith(GitStore.SCHEME)) {
+      return GitStore.open(GitStore.directoryOf(uri).orElseThrow(), ancestorCap, clock);
     }
     String dir = uri.substring("file:".length());
     if (dir.startsWith("//")) {
