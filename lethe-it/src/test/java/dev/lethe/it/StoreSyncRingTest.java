@@ -21,6 +21,7 @@ import dev.lethe.store.core.sync.SyncConflict;
 import dev.lethe.store.core.sync.SyncOptions;
 import dev.lethe.store.core.sync.SyncReport;
 import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.git.GitStore;
 import dev.lethe.store.remote.RemoteStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +42,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Three stores in a sync ring — a {@code file:} laptop, a real {@code lethe server} process on
- * {@code file:} and one on PostgreSQL, both reached through the remote client — driven by a seeded
+ * Five stores in a sync ring — a {@code file:} laptop, a {@code git:} work tree, real {@code lethe
+ * server} processes on {@code git:}, on {@code file:} and on PostgreSQL, reached through the remote
+ * client — driven by a seeded
  * random mix of puts, deletes, namespace resets, recreations and ring syncs, checked by an oracle
  * (docs/design/0106-store-races-and-sync-ring.md, docs/design/0115-batched-raw-writes.md). Sync
  * into the servers goes through the batched raw put route; a reset through a server goes through
@@ -68,7 +70,7 @@ class StoreSyncRingTest {
   private static final KeyPrefix PREFIX = KeyPrefix.namespace("ring");
 
   private final List<Store> stores = new ArrayList<>();
-  private final List<String> names = List.of("file", "server on file", "server on postgresql");
+  private final List<String> names = List.of("file", "git", "server on git", "server on file", "server on postgresql");
   private final List<LetheProcess> servers = new ArrayList<>();
   private Backends.Fresh database;
 
@@ -85,7 +87,11 @@ class StoreSyncRingTest {
     Path work = Files.createDirectories(
         Path.of(System.getProperty("lethe.it.work-dir", "target/it"), "sync-ring-" + System.nanoTime()));
     stores.add(new FsStore(work.resolve("laptop"), CAP, Clock.systemUTC()));
+    stores.add(GitStore.open(work.resolve("notes-git"), CAP, Clock.systemUTC()));
     database = Backends.createOrSkip("postgresql");
+    servers.add(LetheProcess.start(StoreServerPool.freePort(), work.resolve("server-git"), work.resolve("server-git.log"),
+        List.of("--store-uri", "git:" + work.resolve("server-git-store")),
+        Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0")));
     servers.add(LetheProcess.start(StoreServerPool.freePort(), work.resolve("server-fs"), work.resolve("server-fs.log"),
         List.of(), Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0")));
     servers.add(LetheProcess.start(StoreServerPool.freePort(), work.resolve("server-pg"), work.resolve("server-pg.log"),
@@ -124,7 +130,7 @@ class StoreSyncRingTest {
     int resets = 0;
     for (int op = 0; op < ops; op++) {
       int roll = random.nextInt(10);
-      int s = random.nextInt(3);
+      int s = random.nextInt(stores.size());
       RecordKey key = keys.get(random.nextInt(keys.size()));
       String where = "seed " + seed + " op " + op;
       if (roll < 5) {
@@ -135,7 +141,7 @@ class StoreSyncRingTest {
         reset(s, where);
         resets++;
       } else {
-        sync(s, (s + 1) % 3, where);
+        sync(s, (s + 1) % stores.size(), where);
         syncs++;
       }
     }
@@ -146,13 +152,13 @@ class StoreSyncRingTest {
     for (int round = 0; round < 10 && !converged; round++) {
       Set<RecordKey> conflicted = new TreeSet<>();
       for (int pass = 0; pass < 2; pass++) {
-        for (int s = 0; s < 3; s++) {
-          sync(s, (s + 1) % 3, "seed " + seed + " final round " + round).conflicts().stream()
+        for (int s = 0; s < stores.size(); s++) {
+          sync(s, (s + 1) % stores.size(), "seed " + seed + " final round " + round).conflicts().stream()
               .map(SyncConflict::key).forEach(conflicted::add);
         }
       }
       for (RecordKey key : conflicted) {
-        for (int s = 0; s < 3; s++) {
+        for (int s = 0; s < stores.size(); s++) {
           delete(s, key, "seed " + seed + " resolving " + key);
         }
         resolved++;
@@ -160,16 +166,16 @@ class StoreSyncRingTest {
       converged = conflicted.isEmpty();
     }
     assertThat(converged).as("seed %d: the ring converges", seed).isTrue();
-    for (int s = 0; s < 3; s++) {
-      SyncReport r = Sync.run(stores.get(s), stores.get((s + 1) % 3), PREFIX, SyncOptions.DEFAULTS);
-      assertThat(r.converged()).as("seed %d: %s and %s converged", seed, names.get(s), names.get((s + 1) % 3)).isTrue();
+    for (int s = 0; s < stores.size(); s++) {
+      SyncReport r = Sync.run(stores.get(s), stores.get((s + 1) % stores.size()), PREFIX, SyncOptions.DEFAULTS);
+      assertThat(r.converged()).as("seed %d: %s and %s converged", seed, names.get(s), names.get((s + 1) % stores.size())).isTrue();
       assertThat(r.copied() + r.fastForwarded() + r.merged()).isZero();
     }
     Map<RecordKey, Record> finals = new LinkedHashMap<>();
     for (Record r : stores.get(0).listRaw(PREFIX)) {
       finals.put(r.key(), r);
     }
-    for (int s = 1; s < 3; s++) {
+    for (int s = 1; s < stores.size(); s++) {
       Map<RecordKey, Revision> other = new LinkedHashMap<>();
       stores.get(s).listRaw(PREFIX).forEach(r -> other.put(r.key(), r.revision()));
       Map<RecordKey, Revision> mine = new LinkedHashMap<>();
@@ -189,7 +195,7 @@ class StoreSyncRingTest {
     // key after its own delete. Nothing older than the delete came back.
     Map<RecordKey, Record> last = new LinkedHashMap<>();
     acked.forEach(w -> last.put(w.key(), w));
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < stores.size(); s++) {
       for (Record r : stores.get(s).listRaw(PREFIX)) {
         Record t = last.get(r.key());
         if (t != null && t.isTombstone() && !r.isTombstone()) {
@@ -253,7 +259,7 @@ class StoreSyncRingTest {
 
   /** Records every store's records in the graph and checks no store moved a key backwards. */
   private void observe(String where) {
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < stores.size(); s++) {
       Set<RecordKey> seen = new HashSet<>();
       for (Record r : stores.get(s).listRaw(PREFIX)) {
         seen.add(r.key());

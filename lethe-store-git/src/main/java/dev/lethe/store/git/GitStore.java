@@ -351,7 +351,8 @@ public final class GitStore implements Store, AutoCloseable {
   /**
    * Runs {@code op} (an fs store write of {@code keys}) and commits what it changed, under the store
    * lock, with the paths recorded as pending until the commit lands (docs/design/0127-git-crash-repair.md).
-   * A consumer write resolves the keys' conflicts of the last pull.
+   * A consumer write that commits (or a delete that finds the key deleted) resolves the key's
+   * conflict of the last pull.
    */
   private <R> R write(List<RecordKey> keys, String verb, boolean consumer, Supplier<R> op) {
     try {
@@ -371,8 +372,9 @@ public final class GitStore implements Store, AutoCloseable {
         observer.beforeCommit(distinct);
         commit(r, distinct, message(verb, distinct));
         clearPending();
-        if (consumer) {
-          resolve(distinct);
+        if (consumer && (result instanceof dev.lethe.store.core.Committed
+            || result instanceof dev.lethe.store.core.Deleted)) {
+          resolve(distinct); // a refused write (Conflict, NotFound) resolves nothing
         }
         return result;
       });

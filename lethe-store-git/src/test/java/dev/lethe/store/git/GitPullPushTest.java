@@ -75,6 +75,10 @@ class GitPullPushTest {
     // a later pull does not forget it; a consumer write resolves it
     assertThat(GitRemote.pull(b, "origin").outcome()).isEqualTo("up-to-date");
     assertThat(b.unresolvedConflicts()).containsExactly(key);
+    // a refused write resolves nothing
+    assertThat(b.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("stale"), Meta.EMPTY), Optional.empty()))
+        .isInstanceOf(dev.lethe.store.core.Conflict.class);
+    assertThat(b.unresolvedConflicts()).containsExactly(key);
     put(b, "v3 kept on purpose");
     assertThat(b.unresolvedConflicts()).isEmpty();
     assertThat(GitRemote.push(b, "origin")).isInstanceOf(GitRemote.Pushed.class);
