@@ -173,6 +173,49 @@ public final class ConfinedLocalFiles {
   }
 
   /**
+   * A deleter for many files, as {@link #delete} deletes one, that keeps the last opened parent
+   * directory for the next file in the same directory (a purge's batches come directory by
+   * directory). Confined to one thread; close it.
+   */
+  public Deleter deleter() {
+    return new Deleter();
+  }
+
+  /** See {@link #deleter()}. */
+  public final class Deleter implements AutoCloseable {
+    private Parent open;
+
+    private Deleter() {}
+
+    /**
+     * Deletes a file, a symbolic link (never its target) or an empty directory.
+     *
+     * @return false if there was nothing to delete
+     * @throws InvalidLocationException if a directory on the way is a symbolic link
+     */
+    public boolean delete(Path file) throws IOException {
+      if (open == null || !open.file.getParent().equals(file.getParent())) {
+        close();
+        try {
+          open = parent(file, false);
+        } catch (NoSuchFileException e) {
+          return false;
+        }
+      }
+      return open.named(file).delete();
+    }
+
+    @Override
+    public void close() throws IOException {
+      Parent p = open;
+      open = null;
+      if (p != null) {
+        p.close();
+      }
+    }
+  }
+
+  /**
    * Walks the tree at {@code root} without following links: directories are entered relative to
    * their opened parent, so a directory replaced by a link during the walk is never entered. One
    * open directory per level; nothing is collected.
@@ -394,6 +437,11 @@ public final class ConfinedLocalFiles {
       this.dir = dir;
       this.name = name;
       this.file = file;
+    }
+
+    /** Another entry of the same opened directory; closing this one closes the directory. */
+    Parent named(Path other) {
+      return other.equals(file) ? this : new Parent(dir, other.getFileName(), other);
     }
 
     /** The entry's own attributes (a link is not followed), or null if it does not exist. */

@@ -146,13 +146,17 @@ public final class LocalFileIO implements DelegateFileIO {
   @Override
   public void deleteFiles(Iterable<String> locations) throws BulkDeletionFailureException {
     int failures = 0;
-    for (String location : locations) {
-      try {
-        files.delete(toPath(location));
-      } catch (IOException | RuntimeException e) {
-        failures++;
-        LOG.warn("Failed to delete file {}: {}", location, e.toString());
+    try (ConfinedLocalFiles.Deleter deleter = files.deleter()) {
+      for (String location : locations) {
+        try {
+          deleter.delete(toPath(location));
+        } catch (IOException | RuntimeException e) {
+          failures++;
+          LOG.warn("Failed to delete file {}: {}", location, e.toString());
+        }
       }
+    } catch (IOException closing) {
+      LOG.warn("Cannot close a directory after deleting files: {}", closing.toString());
     }
     if (failures > 0) {
       throw new BulkDeletionFailureException(failures);
