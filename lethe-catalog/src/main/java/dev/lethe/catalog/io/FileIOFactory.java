@@ -1,5 +1,9 @@
 package dev.lethe.catalog.io;
 
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.InvalidLocationException;
+import dev.lethe.catalog.location.LocationPath;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -24,7 +28,9 @@ import org.apache.iceberg.io.FileIO;
  * </ol>
  *
  * <p>The FileIO is created and initialised with all the properties through Iceberg's {@link
- * CatalogUtil#loadFileIO}, exactly as Iceberg catalogs do; the caller owns it and must close it.
+ * CatalogUtil#loadFileIO}, exactly as Iceberg catalogs do, except a {@link LocalFileIO}, which is
+ * confined to the catalog's allowed locations ({@link ConfinedLocalFiles}); the caller owns it and
+ * must close it.
  * Stateless and thread-safe.
  */
 public final class FileIOFactory {
@@ -83,7 +89,22 @@ public final class FileIOFactory {
    */
   public FileIO create(String warehouseLocation, Map<String, String> properties) {
     String impl = implFor(warehouseLocation, properties);
+    if (impl.equals(LOCAL_FILE_IO_IMPL)) {
+      // confined to the catalog's allowed locations: docs/design/0007-no-symbolic-link-below-the-warehouse.md
+      LocalFileIO local = new LocalFileIO(ConfinedLocalFiles.of(anchors(warehouseLocation, properties)));
+      local.initialize(Map.copyOf(properties));
+      return local;
+    }
     // no Hadoop Configuration: neither LocalFileIO nor S3FileIO needs one
     return CatalogUtil.loadFileIO(impl, Map.copyOf(properties), null);
+  }
+
+  private static List<LocationPath> anchors(String warehouseLocation, Map<String, String> properties) {
+    try {
+      return AllowedLocations.of(warehouseLocation, properties).locations();
+    } catch (InvalidLocationException e) {
+      // an io-impl LocalFileIO over an unparsable warehouse: confined to the file system root
+      return List.of();
+    }
   }
 }

@@ -5,16 +5,17 @@ import dev.lethe.catalog.location.LocationPath;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Objects;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.DelegateFileIO;
@@ -38,14 +39,34 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Deleting a file that does not exist is not an error: for a purge, "not found" counts as
  * deleted. Prefix operations only ever touch paths under the given prefix directory.
+ *
+ * <p>Every read, write, delete and listing follows no symbolic link below the catalog's allowed
+ * locations ({@link ConfinedLocalFiles}): a location reached through one is refused with an {@link
+ * InvalidLocationException} (docs/design/0007-no-symbolic-link-below-the-warehouse.md).
  */
 public final class LocalFileIO implements DelegateFileIO {
   private static final Logger LOG = LoggerFactory.getLogger(LocalFileIO.class);
 
+  private final ConfinedLocalFiles files;
   private Map<String, String> properties = Map.of();
 
-  /** Creates an uninitialised FileIO; {@link #initialize} is optional. */
-  public LocalFileIO() {}
+  /**
+   * Creates an uninitialised FileIO confined to the file system root ({@link
+   * ConfinedLocalFiles#STRICT}: no symbolic link anywhere on a path); {@link #initialize} is
+   * optional.
+   */
+  public LocalFileIO() {
+    this(ConfinedLocalFiles.STRICT);
+  }
+
+  /**
+   * Creates an uninitialised FileIO that follows no link below {@code files}' anchors.
+   *
+   * @param files the confinement, not null (see {@link FileIOFactory#create})
+   */
+  public LocalFileIO(ConfinedLocalFiles files) {
+    this.files = Objects.requireNonNull(files, "Cannot create LocalFileIO: confinement is null");
+  }
 
   @Override
   public void initialize(Map<String, String> props) {
@@ -55,6 +76,11 @@ public final class LocalFileIO implements DelegateFileIO {
   @Override
   public Map<String, String> properties() {
     return properties;
+  }
+
+  /** The confinement every operation of this FileIO goes through, not null. */
+  public ConfinedLocalFiles confinement() {
+    return files;
   }
 
   /**
@@ -82,31 +108,37 @@ public final class LocalFileIO implements DelegateFileIO {
 
   @Override
   public InputFile newInputFile(String location) {
-    return new LocalInput(location, toPath(location).toFile(), -1);
+    return new LocalInput(files, location, toPath(location), -1);
   }
 
   @Override
   public InputFile newInputFile(String location, long length) {
-    return new LocalInput(location, toPath(location).toFile(), length);
+    return new LocalInput(files, location, toPath(location), length);
   }
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return new LocalOutput(location, toPath(location).toFile());
+    return new LocalOutput(files, location, toPath(location));
   }
 
-  /** Deletes one file; a missing file is treated as already deleted. */
+  /**
+   * Deletes one file; a missing file is treated as already deleted. A symbolic link is deleted
+   * itself, never its target.
+   *
+   * @throws InvalidLocationException if a directory on the way is a symbolic link
+   */
   @Override
   public void deleteFile(String location) {
     try {
-      Files.deleteIfExists(toPath(location));
+      files.delete(toPath(location));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete file " + location, e);
     }
   }
 
   /**
-   * Deletes every given file, continuing past failures.
+   * Deletes every given file, continuing past failures (a location reached through a symbolic link
+   * is one).
    *
    * @throws BulkDeletionFailureException naming how many files could not be deleted; missing
    *     files are not failures
@@ -114,59 +146,102 @@ public final class LocalFileIO implements DelegateFileIO {
   @Override
   public void deleteFiles(Iterable<String> locations) throws BulkDeletionFailureException {
     int failures = 0;
-    for (String location : locations) {
-      try {
-        Files.deleteIfExists(toPath(location));
-      } catch (IOException | RuntimeException e) {
-        failures++;
-        LOG.warn("Failed to delete file {}: {}", location, e.toString());
+    try (ConfinedLocalFiles.Deleter deleter = files.deleter()) {
+      for (String location : locations) {
+        try {
+          deleter.delete(toPath(location));
+        } catch (IOException | RuntimeException e) {
+          failures++;
+          LOG.warn("Failed to delete file {}: {}", location, e.toString());
+        }
       }
+    } catch (IOException closing) {
+      LOG.warn("Cannot close a directory after deleting files: {}", closing.toString());
     }
     if (failures > 0) {
       throw new BulkDeletionFailureException(failures);
     }
   }
 
-  /** Lists every regular file under the prefix directory, recursively; none if it is absent. */
+  /**
+   * Lists every regular file under the prefix directory, recursively; none if it is absent.
+   * Symbolic links are neither listed nor followed.
+   *
+   * @throws InvalidLocationException if the prefix is reached through a symbolic link
+   */
   @Override
   public Iterable<FileInfo> listPrefix(String prefix) {
     Path root = toPath(prefix);
-    if (!Files.isDirectory(root)) {
-      return List.of();
-    }
-    List<FileInfo> files = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(root)) {
-      Iterator<Path> it = walk.iterator();
-      while (it.hasNext()) {
-        Path p = it.next();
-        BasicFileAttributes attrs;
-        try {
-          attrs = Files.readAttributes(p, BasicFileAttributes.class);
-        } catch (NoSuchFileException e) {
-          continue;
+    List<FileInfo> found = new ArrayList<>();
+    try {
+      files.walk(root, new ConfinedLocalFiles.Visitor() {
+        @Override
+        public FileVisitResult enter(Path dir) {
+          return FileVisitResult.CONTINUE;
         }
-        if (attrs.isRegularFile()) {
-          files.add(new FileInfo(locationUnder(prefix, root, p), attrs.size(), attrs.lastModifiedTime().toMillis()));
+
+        @Override
+        public FileVisitResult entry(Path file, BasicFileAttributes attrs, ConfinedLocalFiles.Remover remove) {
+          if (attrs.isRegularFile() && !file.equals(root)) {
+            found.add(new FileInfo(locationUnder(prefix, root, file), attrs.size(), attrs.lastModifiedTime().toMillis()));
+          }
+          return FileVisitResult.CONTINUE;
         }
-      }
+
+        @Override
+        public FileVisitResult leave(Path dir, ConfinedLocalFiles.Remover remove) {
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public void failed(Path path, IOException e) {
+          throw new UncheckedIOException("Cannot list prefix " + prefix + " at " + path, e);
+        }
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list prefix " + prefix, e);
     }
-    return files;
+    return found;
   }
 
-  /** Deletes every file under the prefix directory and then the emptied directories. */
+  /**
+   * Deletes every file under the prefix directory (a symbolic link itself, never its target) and
+   * then the emptied directories, the prefix directory included.
+   *
+   * @throws InvalidLocationException if the prefix is reached through a symbolic link
+   */
   @Override
   public void deletePrefix(String prefix) {
     Path root = toPath(prefix);
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      // deepest first so directories are empty when their turn comes
-      for (Path p : walk.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-        Files.deleteIfExists(p);
-      }
+    try {
+      files.walk(root, new ConfinedLocalFiles.Visitor() {
+        @Override
+        public FileVisitResult enter(Path dir) {
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult entry(Path file, BasicFileAttributes attrs, ConfinedLocalFiles.Remover remove) {
+          try {
+            remove.remove();
+          } catch (NoSuchFileException gone) {
+            // deleted meanwhile
+          } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + file, e);
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult leave(Path dir, ConfinedLocalFiles.Remover remove) {
+          return entry(dir, null, remove);
+        }
+
+        @Override
+        public void failed(Path path, IOException e) {
+          throw new UncheckedIOException("Cannot delete prefix " + prefix + " at " + path, e);
+        }
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete prefix " + prefix, e);
     }
@@ -178,19 +253,33 @@ public final class LocalFileIO implements DelegateFileIO {
   }
 
   private static final class LocalInput implements InputFile {
+    private final ConfinedLocalFiles files;
     private final String location;
-    private final File file;
+    private final Path file;
     private final long knownLength;
 
-    LocalInput(String location, File file, long knownLength) {
+    LocalInput(ConfinedLocalFiles files, String location, Path file, long knownLength) {
+      this.files = files;
       this.location = location;
       this.file = file;
       this.knownLength = knownLength;
     }
 
+    /**
+     * @throws NotFoundException if the file does not exist
+     * @throws InvalidLocationException if it is reached through a symbolic link
+     */
     @Override
     public long getLength() {
-      return knownLength >= 0 ? knownLength : org.apache.iceberg.Files.localInput(file).getLength();
+      if (knownLength >= 0) {
+        return knownLength;
+      }
+      BasicFileAttributes attrs = attributes().orElseThrow(
+          () -> new NotFoundException("File does not exist: %s", location));
+      if (attrs.isSymbolicLink()) {
+        throw ConfinedLocalFiles.refused(file, file);
+      }
+      return attrs.size();
     }
 
     /**
@@ -198,13 +287,17 @@ public final class LocalFileIO implements DelegateFileIO {
      *
      * @throws NotFoundException if the file does not exist, worded as Iceberg's Hadoop FileIO
      *     words it, so clients and the REST Compatibility Kit see the same message
+     * @throws InvalidLocationException if it is reached through a symbolic link
      */
     @Override
     public SeekableInputStream newStream() {
-      if (!file.isFile()) {
+      try {
+        return new ChannelInputStream(files.openForRead(file));
+      } catch (NoSuchFileException e) {
         throw new NotFoundException("Failed to open input stream for file: %s", location);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to open input stream for file: " + location, e);
       }
-      return org.apache.iceberg.Files.localInput(file).newStream();
     }
 
     @Override
@@ -214,27 +307,52 @@ public final class LocalFileIO implements DelegateFileIO {
 
     @Override
     public boolean exists() {
-      return file.exists();
+      return attributes().isPresent();
+    }
+
+    private java.util.Optional<BasicFileAttributes> attributes() {
+      try {
+        return files.attributes(file);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the attributes of " + location, e);
+      }
     }
   }
 
   private static final class LocalOutput implements OutputFile {
+    private final ConfinedLocalFiles files;
     private final String location;
-    private final File file;
+    private final Path file;
 
-    LocalOutput(String location, File file) {
+    LocalOutput(ConfinedLocalFiles files, String location, Path file) {
+      this.files = files;
       this.location = location;
       this.file = file;
     }
 
+    /**
+     * @throws AlreadyExistsException if the file exists
+     * @throws InvalidLocationException if it is reached through a symbolic link
+     */
     @Override
     public PositionOutputStream create() {
-      return org.apache.iceberg.Files.localOutput(file).create();
+      try {
+        return new ChannelOutputStream(files.create(file, false));
+      } catch (FileAlreadyExistsException e) {
+        throw new AlreadyExistsException("File already exists: %s", location);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to create file: " + location, e);
+      }
     }
 
+    /** @throws InvalidLocationException if the file is reached through a symbolic link */
     @Override
     public PositionOutputStream createOrOverwrite() {
-      return org.apache.iceberg.Files.localOutput(file).createOrOverwrite();
+      try {
+        return new ChannelOutputStream(files.create(file, true));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to create file: " + location, e);
+      }
     }
 
     @Override
@@ -244,7 +362,7 @@ public final class LocalFileIO implements DelegateFileIO {
 
     @Override
     public InputFile toInputFile() {
-      return new LocalInput(location, file, -1);
+      return new LocalInput(files, location, file, -1);
     }
   }
 }

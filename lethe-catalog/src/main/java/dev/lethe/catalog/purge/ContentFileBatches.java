@@ -1,5 +1,7 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.location.InvalidLocationException;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -139,7 +141,8 @@ final class ContentFileBatches implements CloseableIterator<List<String>> {
   private void fail(RuntimeException e) {
     boolean notFound = e instanceof NotFoundException || e.getCause() instanceof java.io.FileNotFoundException;
     String reason = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-    onUnreadableManifest.accept(new ManifestReadFailure(currentManifest.path(), notFound, reason));
+    onUnreadableManifest.accept(new ManifestReadFailure(currentManifest.path(), notFound, reason,
+        e instanceof InvalidLocationException));
     currentEntries = null;
   }
 

@@ -1,5 +1,7 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.io.ConfinedLocalFiles;
+import dev.lethe.catalog.location.InvalidLocationException;
 import dev.lethe.catalog.location.LocationPath;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -7,7 +9,6 @@ import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * it emptied (docs/design/0003-purge-sweep-and-kept-files.md §2).
  *
  * <p>Listings are streamed, never collected: a local root ({@code file} scheme) is walked with
- * {@link Files#walkFileTree} (one directory stream open per level, links not followed: a link is
- * deleted, never its target); an object store root is listed with {@link
+ * {@link ConfinedLocalFiles#walk} (one directory stream open per level, each opened relative to its
+ * parent; links not followed on the way to the root nor below it: a link is deleted, never its
+ * target, and a root behind a link is not swept); an object store root is listed with {@link
  * SupportsPrefixOperations#listPrefix} and deleted in batches of at most {@code batchSize}. The sweep
  * never leaves a root (it starts at the root and never walks up), never enters a location the
  * {@link PurgeScope} excludes (another entry's claim), and removes a directory only when it is
@@ -93,6 +95,14 @@ final class LocationSweep {
    * contains it; stops at the first that is not empty. Local roots only; a no-op elsewhere.
    */
   static void removeEmptyParents(LocationPath file, PurgeScope scope) {
+    removeEmptyParents(file, scope, null);
+  }
+
+  /**
+   * As {@link #removeEmptyParents(LocationPath, PurgeScope)}, following no link below {@code io}'s
+   * confinement ({@link ConfinedLocalFiles#of(FileIO)}; null: {@link ConfinedLocalFiles#STRICT}).
+   */
+  static void removeEmptyParents(LocationPath file, PurgeScope scope, FileIO io) {
     if (!file.isFile()) {
       return;
     }
@@ -100,11 +110,16 @@ final class LocationSweep {
     if (root.isEmpty()) {
       return;
     }
+    ConfinedLocalFiles files = ConfinedLocalFiles.of(io);
     for (LocationPath dir = file.parent().orElse(null); dir != null && root.get().contains(dir);
         dir = dir.parent().orElse(null)) {
       try {
-        Files.deleteIfExists(Path.of(dir.path()));
-      } catch (IOException notEmptyOrDenied) {
+        Optional<BasicFileAttributes> attrs = files.attributes(Path.of(dir.path()));
+        if (attrs.isPresent() && !attrs.get().isDirectory()) {
+          return; // a link (or a file) in its place: not this directory
+        }
+        files.delete(Path.of(dir.path()));
+      } catch (IOException | InvalidLocationException notEmptyDeniedOrThroughALink) {
         return;
       }
     }
@@ -119,7 +134,7 @@ final class LocationSweep {
         break;
       }
       if (root.isFile()) {
-        walkLocal(root, scope, keep, delete, stop, counts);
+        walkLocal(root, scope, keep, delete, stop, counts, ConfinedLocalFiles.of(io));
       } else if (io instanceof SupportsPrefixOperations prefix) {
         listObjects(prefix, io, root, scope, keep, delete, batchSize, stop, counts);
       } else {
@@ -132,17 +147,15 @@ final class LocationSweep {
   }
 
   private static void walkLocal(LocationPath root, PurgeScope scope, Set<LocationPath> keep, boolean delete,
-      BooleanSupplier stop, Counts counts) {
+      BooleanSupplier stop, Counts counts, ConfinedLocalFiles files) {
     Path rootDir = Path.of(root.path());
-    if (!Files.exists(rootDir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
     List<Path> excluded = scope.excludedInside(root).stream().map(p -> Path.of(p.path())).toList();
     List<Path> kept = keep.stream().filter(LocationPath::isFile).map(p -> Path.of(p.path())).toList();
     try {
-      Files.walkFileTree(rootDir, new SimpleFileVisitor<>() {
+      // no link followed, the root's own way included: docs/design/0007-no-symbolic-link-below-the-warehouse.md
+      files.walk(rootDir, new ConfinedLocalFiles.Visitor() {
         @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+        public FileVisitResult enter(Path dir) {
           for (Path e : excluded) {
             if (dir.startsWith(e)) {
               return FileVisitResult.SKIP_SUBTREE; // another entry's location: never entered
@@ -152,7 +165,7 @@ final class LocationSweep {
         }
 
         @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        public FileVisitResult entry(Path file, BasicFileAttributes attrs, ConfinedLocalFiles.Remover remove) {
           for (Path e : excluded) {
             if (file.startsWith(e)) {
               return FileVisitResult.CONTINUE;
@@ -163,7 +176,9 @@ final class LocationSweep {
             return delete ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
           }
           try {
-            Files.deleteIfExists(file);
+            remove.remove(); // a symbolic link itself, never its target
+            counts.deleted++;
+          } catch (NoSuchFileException gone) {
             counts.deleted++;
           } catch (IOException e) {
             counts.fail(file.toString(), e);
@@ -172,22 +187,10 @@ final class LocationSweep {
         }
 
         @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          if (!(e instanceof NoSuchFileException)) {
-            counts.fail(file.toString(), e);
-          }
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException e) {
-          if (e != null && !(e instanceof NoSuchFileException)) {
-            counts.fail(dir.toString(), e);
-            return FileVisitResult.CONTINUE;
-          }
+        public FileVisitResult leave(Path dir, ConfinedLocalFiles.Remover remove) {
           if (delete) {
             try {
-              Files.delete(dir);
+              remove.remove();
               counts.directoriesRemoved++;
             } catch (DirectoryNotEmptyException | NoSuchFileException expected) {
               // holds something kept or excluded (or was removed meanwhile)
@@ -197,7 +200,17 @@ final class LocationSweep {
           }
           return FileVisitResult.CONTINUE;
         }
+
+        @Override
+        public void failed(Path path, IOException e) {
+          if (!(e instanceof NoSuchFileException)) {
+            counts.fail(path.toString(), e);
+          }
+        }
       });
+    } catch (InvalidLocationException throughLink) {
+      // the root itself lies behind a link: what is there is not the table's to delete or count
+      LOG.warn("Not sweeping {}: {}", root, throughLink.reason());
     } catch (IOException e) {
       counts.fail(rootDir.toString(), e);
     }

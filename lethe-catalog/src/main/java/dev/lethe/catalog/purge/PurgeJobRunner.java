@@ -130,6 +130,10 @@ public final class PurgeJobRunner {
       json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (NotFoundException e) {
       return missingMetadata(job, io);
+    } catch (InvalidLocationException e) {
+      // reached through a symbolic link: docs/design/0007-no-symbolic-link-below-the-warehouse.md
+      return new PurgeOutcome.Terminal("cannot read metadata file " + job.metadataLocation() + ": " + e.getMessage()
+          + "; nothing is deleted");
     } catch (IOException | RuntimeException e) {
       if (e.getCause() instanceof java.io.FileNotFoundException || e instanceof java.io.FileNotFoundException) {
         return missingMetadata(job, io);
@@ -159,6 +163,8 @@ public final class PurgeJobRunner {
       plan = planner.plan(io, metadata, scope, job.purgedThrough());
     } catch (NotFoundException e) {
       return unreadable(job, io, swept, "a manifest list of " + job.metadataLocation() + " does not exist: " + oneLine(e), true);
+    } catch (InvalidLocationException e) {
+      return unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": " + oneLine(e), true);
     } catch (RuntimeException e) {
       return unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": " + oneLine(e), false);
     }
@@ -222,11 +228,12 @@ public final class PurgeJobRunner {
         logKept(job, kept);
         ManifestReadFailure first = unreadable.get(0);
         boolean missing = unreadable.stream().anyMatch(ManifestReadFailure::notFound);
+        boolean refused = unreadable.stream().anyMatch(ManifestReadFailure::refused);
         String reason = (missing ? "manifest " : "cannot read manifest ") + first.manifestPath()
             + (missing ? " does not exist" : ": " + first.reason().replace('\n', ' '))
             + (unreadable.size() > 1 ? " (and " + (unreadable.size() - 1) + " more)" : "")
             + "; the data files it names cannot be found";
-        return unreadable(job, io, swept, reason, missing);
+        return unreadable(job, io, swept, reason, missing || refused);
       }
       if (failed > 0) {
         // stop before the metadata files go, so the retry can walk the table again
@@ -238,7 +245,7 @@ public final class PurgeJobRunner {
         return new PurgeOutcome.LeaseLost();
       }
     }
-    LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept));
+    LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept, io));
     logKept(job, kept);
     LocationSweep.Result left = LocationSweep.probe(io, swept);
     if (left.remaining() > 0 || left.failed() > 0) {
@@ -250,7 +257,7 @@ public final class PurgeJobRunner {
           () -> lease.lost() || lease.stopRequested());
       filesDeleted.accept(again.deleted());
       deleted += again.deleted();
-      LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept));
+      LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept, io));
       left = LocationSweep.probe(io, swept);
     }
     if (left.remaining() > 0 || left.failed() > 0) {

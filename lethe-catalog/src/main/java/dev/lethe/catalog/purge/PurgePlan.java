@@ -5,7 +5,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
+import dev.lethe.catalog.io.ConfinedLocalFiles;
 import dev.lethe.catalog.location.LocationPath;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.TableProperties;
@@ -189,7 +191,7 @@ public final class PurgePlan {
     Objects.requireNonNull(phase, "Cannot stream purge batches: phase is null");
     Objects.requireNonNull(onUnreadableManifest, "Cannot stream purge batches: failure callback is null");
     Objects.requireNonNull(onKept, "Cannot stream purge batches: kept callback is null");
-    return new ConfinedBatches(unconfined(phase, onUnreadableManifest), scope, onKept);
+    return new ConfinedBatches(unconfined(phase, onUnreadableManifest), scope, ConfinedLocalFiles.of(io), onKept);
   }
 
   private CloseableIterator<List<String>> unconfined(
@@ -251,12 +253,15 @@ public final class PurgePlan {
   private static final class ConfinedBatches implements CloseableIterator<List<String>> {
     private final CloseableIterator<List<String>> source;
     private final PurgeScope scope;
+    private final ConfinedLocalFiles files;
     private final Consumer<PurgeScope.Keep> onKept;
     private List<String> next;
 
-    ConfinedBatches(CloseableIterator<List<String>> source, PurgeScope scope, Consumer<PurgeScope.Keep> onKept) {
+    ConfinedBatches(CloseableIterator<List<String>> source, PurgeScope scope, ConfinedLocalFiles files,
+        Consumer<PurgeScope.Keep> onKept) {
       this.source = source;
       this.scope = scope;
+      this.files = files;
       this.onKept = onKept;
     }
 
@@ -266,7 +271,7 @@ public final class PurgePlan {
         List<String> batch = source.next();
         List<String> deletable = new ArrayList<>(batch.size());
         for (String path : batch) {
-          PurgeScope.Decision decision = scope.decide(path);
+          PurgeScope.Decision decision = throughLink(scope.decide(path));
           if (decision instanceof PurgeScope.Delete d) {
             deletable.add(d.path());
           } else {
@@ -278,6 +283,24 @@ public final class PurgePlan {
         }
       }
       return next != null;
+    }
+
+    /**
+     * A local path the scope lets go is kept when a symbolic link lies on its way: its real file is
+     * not the one the scope reasoned about (docs/design/0007-no-symbolic-link-below-the-warehouse.md).
+     * The delete itself follows no link either, whatever changed since.
+     */
+    private PurgeScope.Decision throughLink(PurgeScope.Decision decision) {
+      if (decision instanceof PurgeScope.Delete d) {
+        LocationPath parsed = LocationPath.parse(d.path());
+        if (parsed.isFile()) {
+          Optional<java.nio.file.Path> link = files.linkOnTheWay(parsed);
+          if (link.isPresent()) {
+            return new PurgeScope.Keep(d.path(), "reached through the symbolic link " + link.get());
+          }
+        }
+      }
+      return decision;
     }
 
     @Override
