@@ -43,7 +43,9 @@ public interface Store {
    *
    * @param record a draft; its revision, parent and ancestors are ignored
    * @param expected the revision the caller read, or empty for "must not exist"
-   * @throws IllegalArgumentException if the record is a tombstone (write those with delete)
+   * @throws IllegalArgumentException if the record is a tombstone (write those with delete), or
+   *     names a blob this store does not hold (nothing written); a blob it holds is refreshed
+   *     first, so a gc under way keeps it (docs/design/0120-a-reused-blob-is-refreshed.md)
    */
   PutResult put(Record record, Optional<Revision> expected);
 
@@ -96,7 +98,11 @@ public interface Store {
    * Writes a record exactly as given (only its ancestor list is normalised to this store's cap).
    * Nothing stored and {@code expected} empty: write; nothing stored and {@code expected} present:
    * {@link NotFound}; {@code expected} equal to the stored revision (tombstone or not): write;
-   * anything else: {@link Conflict} with the stored record.
+   * anything else: {@link Conflict} with the stored record. The blobs the record names are
+   * refreshed first, as for {@link #put}.
+   *
+   * @throws IllegalArgumentException for a record that does not prove its content or is
+   *     inconsistent, or that names a blob this store does not hold (nothing written)
    */
   PutResult putRaw(Record record, Optional<Revision> expected);
 
@@ -115,7 +121,8 @@ public interface Store {
    *
    * @param items the writes, any number; an empty list does nothing
    * @return one result per item, in the items' order
-   * @throws IllegalArgumentException as {@link #putRaw} for an invalid item
+   * @throws IllegalArgumentException as {@link #putRaw} for an invalid item or a blob the store
+   *     lacks; a substrate checks every item before writing any
    */
   default List<PutResult> putRawBatch(List<RawPut> items) {
     List<PutResult> out = new java.util.ArrayList<>(items.size());

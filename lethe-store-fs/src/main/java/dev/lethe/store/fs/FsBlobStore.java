@@ -19,23 +19,34 @@ import java.util.Optional;
 /**
  * Blobs of the fs store under {@code <root>/_blobs/<first two hex>/<hash>}, written once with
  * the same temp + fsync + rename protocol as records. A blob's modification time is its stored
- * time; storing existing content refreshes it, so gc's grace covers the caller's next write.
+ * time; storing existing content, or touching it, refreshes it, so gc's grace covers the caller's
+ * next write. Writes, refreshes and removals of one blob hold its lock in the store's lock file
+ * (docs/design/0120-a-reused-blob-is-refreshed.md), so they exclude each other across processes.
  */
 public final class FsBlobStore implements BlobStore {
 
   /** Name of the blob directory under the store root. */
   public static final String DIR = "_blobs";
 
+  /** Opens (at the first use) the store's lock file. */
+  @FunctionalInterface
+  interface Locks {
+    FsKeyLocks get() throws IOException;
+  }
+
   private final Path dir;
   private final Clock clock;
+  private final Locks locks;
 
   /**
    * @param root the store root
    * @param clock source of stored times
+   * @param locks the store's key locks, which also hold one lock per blob
    */
-  public FsBlobStore(Path root, Clock clock) {
+  FsBlobStore(Path root, Clock clock, Locks locks) {
     this.dir = root.resolve(DIR);
     this.clock = clock;
+    this.locks = locks;
   }
 
   private Path path(String hash) {
@@ -50,24 +61,48 @@ public final class FsBlobStore implements BlobStore {
     String hash = ContentHash.of(content);
     Path target = path(hash);
     try {
-      // Two passes: a gc may remove an old copy between our existence check and the refresh.
-      for (int attempt = 0; attempt < 2; attempt++) {
+      // Under the blob's lock, as touch and remove: a gc's check of the time and its unlink never
+      // straddle this write or refresh.
+      return locks.get().lockedBlob(hash, () -> {
         if (!Files.exists(target)) {
           Files.createDirectories(target.getParent());
           Path temp = FsFiles.tempFor(target);
           FsFiles.writeDurably(temp, content);
           FsFiles.commit(temp, target);
-        }
-        try {
+          // the stored time is the store's clock, not the moment the file system saw the write
           Files.setLastModifiedTime(target, FileTime.fromMillis(clock.millis()));
-          return new BlobRef(hash, content.length);
-        } catch (NoSuchFileException removedMeanwhile) {
-          // write it again
+        } else {
+          refresh(target);
         }
-      }
-      throw new IOException("blob kept disappearing while it was stored");
+        return new BlobRef(hash, content.length);
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot store blob " + hash, e);
+    }
+  }
+
+  @Override
+  public boolean touch(String hash) {
+    Path target = path(hash);
+    try {
+      return locks.get().lockedBlob(hash, () -> {
+        try {
+          refresh(target);
+          return true;
+        } catch (NoSuchFileException absent) {
+          return false;
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot refresh blob " + hash, e);
+    }
+  }
+
+  /** Moves {@code target}'s modification time to now, never back. Called under the blob's lock. */
+  private void refresh(Path target) throws IOException {
+    long now = clock.millis();
+    if (Files.getLastModifiedTime(target).toMillis() < now) {
+      Files.setLastModifiedTime(target, FileTime.fromMillis(now));
     }
   }
 
@@ -121,15 +156,19 @@ public final class FsBlobStore implements BlobStore {
   public boolean remove(String hash, long storedAtOrBeforeMs) {
     Path target = path(hash);
     try {
-      // put() refreshes the modification time before its caller writes the record, so a blob
-      // reused since gc listed it is seen as young here. (A put landing between this check and
-      // the unlink is not excluded; the grace assumes writers finish well within it.)
-      if (Files.getLastModifiedTime(target).toMillis() > storedAtOrBeforeMs) {
-        return false;
-      }
-      return Files.deleteIfExists(target);
-    } catch (NoSuchFileException e) {
-      return false;
+      // put() and touch() refresh the modification time before their caller writes the record, so
+      // a blob reused since gc listed it is seen as young here; the blob's lock keeps them from
+      // landing between this check and the unlink.
+      return locks.get().lockedBlob(hash, () -> {
+        try {
+          if (Files.getLastModifiedTime(target).toMillis() > storedAtOrBeforeMs) {
+            return false;
+          }
+        } catch (NoSuchFileException e) {
+          return false;
+        }
+        return Files.deleteIfExists(target);
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot remove blob " + hash, e);
     }

@@ -118,9 +118,25 @@ final class FsKeyLocks {
     T run() throws IOException;
   }
 
+  /**
+   * The lock slot of blob {@code hash} (64 hex digits): 2³² plus its first 32 bits, so a blob never
+   * shares a slot with a record (docs/design/0120-a-reused-blob-is-refreshed.md).
+   */
+  static long blobSlot(String hash) {
+    return (1L << 32) + Long.parseLong(hash.substring(0, 8), 16);
+  }
+
   /** Runs {@code action} holding {@code key}'s lock, in this JVM and against other processes. */
   <T> T locked(RecordKey key, Action<T> action) throws IOException {
-    long slot = slot(key);
+    return lockedSlot(slot(key), action);
+  }
+
+  /** Runs {@code action} holding blob {@code hash}'s lock, in this JVM and against other processes. */
+  <T> T lockedBlob(String hash, Action<T> action) throws IOException {
+    return lockedSlot(blobSlot(hash), action);
+  }
+
+  private <T> T lockedSlot(long slot, Action<T> action) throws IOException {
     ReentrantLock stripe = stripes[(int) (slot % STRIPES)];
     stripe.lock();
     try (FileLock ignored = acquire(slot)) {

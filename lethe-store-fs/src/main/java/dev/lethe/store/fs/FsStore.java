@@ -5,7 +5,6 @@ import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
-import dev.lethe.store.core.planner.RawPutPlanner;
 import dev.lethe.store.core.blob.BlobStore;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.RecordFormatException;
@@ -102,7 +101,7 @@ public final class FsStore extends LockingStore implements AutoCloseable {
     super(ancestorCap, clock);
     this.fsync = durability == Durability.FSYNC;
     this.root = root.toAbsolutePath().normalize();
-    this.blobs = new FsBlobStore(this.root, clock);
+    this.blobs = new FsBlobStore(this.root, clock, this::keyLocks);
     this.observer = observer;
   }
 
@@ -171,9 +170,10 @@ public final class FsStore extends LockingStore implements AutoCloseable {
    * #BATCH_WRITERS} keys written at once (docs/design/0109-fs-store-lock-file-and-parallel-batches.md):
    * each key's items run in order on one writer, each the same locked, planned {@code putRaw} as
    * alone, so every result is the one a sequential run gives; overlapping the keys' writes lets the
-   * filesystem share their journal commits and fsyncs. Every item is checked first: an invalid one
-   * throws before anything is written. On a failure while writing, the other keys' writes finish
-   * (any item may or may not be written) and the first failure is thrown.
+   * filesystem share their journal commits and fsyncs. Every item is checked first (its key, then
+   * {@link dev.lethe.store.core.substrate.PlannedStore#putRawBatch}'s checks and blob refresh): an
+   * invalid one throws before anything is written. On a failure while writing, the other keys'
+   * writes finish (any item may or may not be written) and the first failure is thrown.
    *
    * @throws IllegalArgumentException as {@code putRaw} for an invalid item, nothing written
    * @throws UncheckedIOException on a write failure
@@ -181,10 +181,14 @@ public final class FsStore extends LockingStore implements AutoCloseable {
   @Override
   public List<PutResult> putRawBatch(List<RawPut> items) {
     for (RawPut item : items) {
-      Record record = item.record();
-      pathOf(record.key());
-      RawPutPlanner.validate(record);
+      pathOf(item.record().key());
     }
+    return super.putRawBatch(items);
+  }
+
+  /** The parallel writes of {@link #putRawBatch}, after its checks. */
+  @Override
+  protected List<PutResult> writeRawBatch(List<RawPut> items) {
     Map<RecordKey, List<Integer>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < items.size(); i++) {
       byKey.computeIfAbsent(items.get(i).record().key(), k -> new ArrayList<>()).add(i);
@@ -228,7 +232,7 @@ public final class FsStore extends LockingStore implements AutoCloseable {
   private void writeKeys(List<RawPut> items, List<List<Integer>> keys, int first, int step, PutResult[] out) {
     for (int k = first; k < keys.size(); k += step) {
       for (int i : keys.get(k)) {
-        out[i] = putRaw(items.get(i).record(), items.get(i).expected());
+        out[i] = applyRaw(items.get(i).record(), items.get(i).expected());
       }
     }
   }

@@ -19,11 +19,14 @@ import javax.sql.DataSource;
  * (docs/design/0100-jdbc-store-substrate.md), so every server on one database sees every blob.
  * The one place that holds this table's SQL. Each statement runs in its own transaction; the
  * conditional removal is one {@code DELETE … WHERE stored_at <= ?}, so a blob refreshed by a
- * concurrent put is never removed.
+ * concurrent put or touch is never removed.
  */
 final class JdbcBlobStore implements BlobStore {
 
   private static final String TABLE = "lethe_store_blob";
+  /** Moves a blob's stored time to now, never back: parameters now, now, hash. */
+  private static final String REFRESH = "UPDATE " + TABLE
+      + " SET stored_at = CASE WHEN stored_at > ? THEN stored_at ELSE ? END WHERE blob_hash = ?";
 
   private final DataSource ds;
   private final JdbcVendor vendor;
@@ -52,8 +55,7 @@ final class JdbcBlobStore implements BlobStore {
       // Refresh, else insert; an insert that loses to a concurrent one refreshes on the next pass,
       // and a refresh that finds the row gone (a gc removed it) inserts.
       for (int attempt = 1; ; attempt++) {
-        try (PreparedStatement s = c.prepareStatement("UPDATE " + TABLE
-            + " SET stored_at = CASE WHEN stored_at > ? THEN stored_at ELSE ? END WHERE blob_hash = ?")) {
+        try (PreparedStatement s = c.prepareStatement(REFRESH)) {
           s.setLong(1, now);
           s.setLong(2, now);
           s.setString(3, hash);
@@ -77,6 +79,22 @@ final class JdbcBlobStore implements BlobStore {
       }
     } catch (SQLException e) {
       throw SqlFailure.of("Cannot store blob " + hash, url, e);
+    }
+  }
+
+  @Override
+  public boolean touch(String hash) {
+    check(hash);
+    try (Connection c = ds.getConnection();
+        PreparedStatement s = c.prepareStatement(REFRESH)) {
+      // one statement: it and remove's conditional DELETE lock the row, so they never interleave
+      long now = clock.millis();
+      s.setLong(1, now);
+      s.setLong(2, now);
+      s.setString(3, hash);
+      return s.executeUpdate() == 1;
+    } catch (SQLException e) {
+      throw SqlFailure.of("Cannot refresh blob " + hash, url, e);
     }
   }
 

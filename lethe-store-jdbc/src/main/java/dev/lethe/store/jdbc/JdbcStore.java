@@ -181,12 +181,9 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
    * later chunk leaves the earlier ones written.
    */
   @Override
-  public List<PutResult> putRawBatch(List<RawPut> items) {
-    // as putRaw: a record that does not prove its content, or is inconsistent, is refused before
-    // anything is written
-    for (RawPut item : items) {
-      RawPutPlanner.validate(item.record());
-    }
+  protected List<PutResult> writeRawBatch(List<RawPut> items) {
+    // PlannedStore.putRawBatch has refused an invalid item, or one naming a blob the store lacks,
+    // before anything is written, and refreshed every named blob
     List<PutResult> out = new ArrayList<>(items.size());
     for (int from = 0; from < items.size(); from += BATCH_CHUNK) {
       out.addAll(putRawChunk(items.subList(from, Math.min(items.size(), from + BATCH_CHUNK))));

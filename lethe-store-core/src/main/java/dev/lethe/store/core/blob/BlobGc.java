@@ -30,18 +30,20 @@ public final class BlobGc {
    * @throws java.io.UncheckedIOException on a store error (nothing more is swept)
    */
   public GcReport run(Store store, Duration grace) {
+    // "now" is the start of the run: a blob touched by a writer after it is never old enough to
+    // remove, however long the listings take (docs/design/0120-a-reused-blob-is-refreshed.md)
+    long now = clock.millis();
     List<BlobInfo> blobs = store.blobs().list();
     // Read the records after listing blobs: a blob stored after the listing is not a candidate.
     Set<String> referenced = new HashSet<>();
     for (Record r : store.listRaw(KeyPrefix.all())) {
       referenced.addAll(r.referencedBlobs());
     }
-    long now = clock.millis();
     List<String> sweep = GcPlanner.sweep(referenced, blobs, now, grace);
     int swept = 0;
     for (String hash : sweep) {
-      // Conditional on the age again: a writer may have re-stored this content while the records
-      // were being read, and its record is not in the listing above.
+      // Conditional on the age again: a writer may have re-stored or touched this blob while the
+      // records were being read, and its record is not in the listing above.
       if (store.blobs().remove(hash, now - grace.toMillis())) {
         swept++;
       }

@@ -29,6 +29,13 @@ public final class MemoryBlobStore implements BlobStore {
   }
 
   @Override
+  public boolean touch(String hash) {
+    long now = clock.millis();
+    // computeIfPresent is atomic per key, as remove's is: a touch and a removal never interleave
+    return blobs.computeIfPresent(hash, (h, e) -> new Entry(e.content(), Math.max(e.storedAt(), now))) != null;
+  }
+
+  @Override
   public Optional<byte[]> get(String hash) {
     return Optional.ofNullable(blobs.get(hash)).map(e -> e.content().clone());
   }

@@ -4,12 +4,14 @@ import dev.lethe.store.core.DeleteResult;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
 import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.ancestry.Ancestry;
+import dev.lethe.store.core.blob.BlobReuse;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.planner.ConsumerPutPlanner;
 import dev.lethe.store.core.planner.DeletePlanner;
@@ -38,7 +40,9 @@ import java.util.Optional;
  * CorruptRecordException} naming its key and {@link #locationOf location}: it is never served,
  * never copied by sync, and never written over (as an unreadable record is not). A {@code putRaw}
  * of such a record, or of one whose lineage or deletion fields are inconsistent, is refused before
- * any I/O ({@link RawPutPlanner#validate}).
+ * any I/O ({@link RawPutPlanner#validate}). Every put, raw put and batch first refreshes the blobs
+ * its records name ({@link BlobReuse#refresh}, docs/design/0120-a-reused-blob-is-refreshed.md), and
+ * refuses a record whose blob is not stored.
  */
 public abstract class PlannedStore implements Store {
 
@@ -123,6 +127,7 @@ public abstract class PlannedStore implements Store {
   @Override
   public final PutResult put(Record record, Optional<Revision> expected) {
     ConsumerPutPlanner.validate(record);
+    BlobReuse.refresh(blobs(), record);
     return apply(record.key(), stored ->
         ConsumerPutPlanner.plan(verified(stored), record, expected, clock.millis(), ancestorCap));
   }
@@ -161,18 +166,48 @@ public abstract class PlannedStore implements Store {
   @Override
   public final PutResult putRaw(Record record, Optional<Revision> expected) {
     RawPutPlanner.validate(record);
-    return apply(record.key(), stored -> RawPutPlanner.plan(verified(stored), record, expected, ancestorCap));
+    BlobReuse.refresh(blobs(), record);
+    return applyRaw(record, expected);
   }
 
   /**
-   * {@link Store#putRawBatch}, with every item checked by {@link RawPutPlanner#validate} before any
-   * is written, so a batch with an invalid item writes nothing (the default would write the items
-   * before it). A substrate overriding this checks the same way first.
+   * {@link Store#putRawBatch}, with every item checked by {@link RawPutPlanner#validate} and every
+   * item's blobs refreshed by {@link BlobReuse#refresh} before any is written, so a batch with an
+   * invalid item, or naming a blob the store lacks, writes nothing (the default would write the
+   * items before it); then {@link #writeRawBatch}. A substrate overriding this adds its own checks
+   * and calls this.
+   *
+   * @throws IllegalArgumentException for an invalid item or a blob that is not stored, nothing written
    */
   @Override
-  public List<PutResult> putRawBatch(List<dev.lethe.store.core.RawPut> items) {
+  public List<PutResult> putRawBatch(List<RawPut> items) {
     items.forEach(item -> RawPutPlanner.validate(item.record()));
-    return Store.super.putRawBatch(items);
+    items.forEach(item -> BlobReuse.refresh(blobs(), item.record()));
+    return writeRawBatch(items);
+  }
+
+  /**
+   * Writes the items of a {@link #putRawBatch}, already validated and their blobs refreshed, each
+   * decided as its own {@link #applyRaw}. The default runs them one after another; a substrate
+   * overrides it to save work (one transaction per chunk, parallel keys), never to change an
+   * outcome.
+   *
+   * @return one result per item, in the items' order
+   */
+  protected List<PutResult> writeRawBatch(List<RawPut> items) {
+    List<PutResult> out = new ArrayList<>(items.size());
+    for (RawPut item : items) {
+      out.add(applyRaw(item.record(), item.expected()));
+    }
+    return out;
+  }
+
+  /**
+   * Plans and applies one raw put of a record already validated and whose blobs were refreshed
+   * ({@link #putRaw} without its checks).
+   */
+  protected final PutResult applyRaw(Record record, Optional<Revision> expected) {
+    return apply(record.key(), stored -> RawPutPlanner.plan(verified(stored), record, expected, ancestorCap));
   }
 
   @Override
