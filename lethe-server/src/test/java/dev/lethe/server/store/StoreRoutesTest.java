@@ -425,13 +425,17 @@ class StoreRoutesTest {
     assertError(send("GET", "/store/v1/blobs/abc", null), 400, "Invalid blob hash");
     JsonNode list = dev.lethe.server.ServerHttp.JSON.readTree(send("GET", "/store/v1/blobs", null).body());
     assertThat(list.get("blobs").get(0).get("hash").asText()).isEqualTo(hash);
-    long storedAt = list.get("blobs").get(0).get("storedAt").asLong();
+    long uploadedAt = list.get("blobs").get(0).get("storedAt").asLong();
     // a record may point at it; a record pointing at a blob the server lacks is refused
     String blobDraft = "{\"body\":{\"blob\":\"" + hash + "\",\"length\":" + content.length + "}}";
     assertThat(send("PUT", recPath + "b", blobDraft).statusCode()).isEqualTo(201);
     String missing = ContentHash.ofUtf8("missing");
     assertError(send("PUT", recPath + "m", "{\"body\":{\"blob\":\"" + missing + "\",\"length\":3}}"), 400, "is not stored");
     assertThat(server.store().getRaw(new RecordKey(ns, "col", "m"))).isEmpty();
+    // the record that started to use the blob refreshed its stored time (docs/design/0120)
+    list = dev.lethe.server.ServerHttp.JSON.readTree(send("GET", "/store/v1/blobs", null).body());
+    long storedAt = list.get("blobs").get(0).get("storedAt").asLong();
+    assertThat(storedAt).isGreaterThanOrEqualTo(uploadedAt);
     // removal is conditional on the stored time
     assertError(send("DELETE", "/store/v1/blobs/" + hash, null), 400, "storedAtOrBefore");
     assertThat(text(send("DELETE", "/store/v1/blobs/" + hash + "?storedAtOrBefore=" + (storedAt - 1), null)))
