@@ -53,6 +53,30 @@ public record S3Settings(Optional<URI> endpoint, String region, boolean pathStyl
   /** Key of the session token setting (optional, with the two above); never printed. */
   public static final String SESSION_TOKEN = PREFIX + "session-token";
 
+  /** Every {@code lethe.store.s3.*} key. */
+  public static final java.util.List<String> KEYS =
+      java.util.List.of(ENDPOINT, REGION, PATH_STYLE, ACCESS_KEY_ID, SECRET_ACCESS_KEY, SESSION_TOKEN);
+
+  /**
+   * Collects the {@code lethe.store.s3.*} keys of a process that has no configuration file (the
+   * CLI): a system property of the key's name wins over the environment variable named as {@code
+   * lethe server} names it ({@code LETHE_STORE_S3_ACCESS_KEY_ID}: upper case, {@code .} and {@code -}
+   * as {@code _}).
+   *
+   * @return the keys that are set, never null
+   */
+  public static Map<String, String> fromProcess(Map<String, String> environment, java.util.Properties properties) {
+    Map<String, String> out = new java.util.HashMap<>();
+    for (String key : KEYS) {
+      String env = environment.get(key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_'));
+      String value = properties.getProperty(key, env);
+      if (value != null) {
+        out.put(key, value);
+      }
+    }
+    return Map.copyOf(out);
+  }
+
   /** The region when neither the URI, the settings nor the environment name one. */
   public static final String DEFAULT_REGION = "us-east-1";
 

@@ -35,6 +35,11 @@ public final class S3TestServer {
   private final S3Client client;
 
   private S3TestServer() throws Exception {
+    // hadoop-client-runtime (on some modules' test classpath) registers its shaded, older Woodstox
+    // as the StAX service; S3Mock's Jackson XML needs the real one, so name it before the lookup
+    for (String api : new String[] {"XMLInputFactory", "XMLOutputFactory", "XMLEventFactory"}) {
+      System.setProperty("javax.xml.stream." + api, "com.ctc.wstx.stax.Wstx" + api.substring(3));
+    }
     Path root = Files.createTempDirectory("lethe-s3mock");
     Map<String, Object> props = new HashMap<>();
     props.put(S3MockApplication.PROP_HTTP_PORT, S3MockApplication.RANDOM_PORT);
