@@ -126,6 +126,11 @@ public final class S3Store extends PlannedStore implements AutoCloseable {
     return location;
   }
 
+  /** The store's client, for the probe's verdict. */
+  S3Client client() {
+    return s3;
+  }
+
   /** Returns the object key of {@code key}'s record. */
   public String objectKey(RecordKey key) {
     return records + key.namespace() + "/" + key.collection() + "/" + key.id();
