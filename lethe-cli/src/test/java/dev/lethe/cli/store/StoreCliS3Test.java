@@ -95,6 +95,29 @@ class StoreCliS3Test {
   }
 
   @Test
+  void qualifyS3PrintsOneLinePerPropertyAndAVerdictItsExitCodeFollows() {
+    String s3 = S3.freshUri();
+    Run r = run(null, "store", "qualify-s3", "--store", s3, "--rounds", "3");
+    System.out.println("lethe store qualify-s3 on S3Mock (exit " + r.code() + "):\n" + r.out() + r.err());
+    List<String> lines = r.out().lines().toList();
+    assertThat(lines).hasSize(5);
+    assertThat(lines.get(0)).startsWith("create-if-absent: ").contains("(32 racers x 3 rounds: ");
+    assertThat(lines.get(1)).startsWith("update-if-match: ");
+    assertThat(lines.get(2)).startsWith("delete-if-match-vs-create: ");
+    assertThat(lines.get(3)).isEqualTo("if-match-on-missing-key: ok (refused, nothing written)");
+    assertThat(r.code()).isEqualTo(lines.get(4).equals("verdict: qualified") ? 0 : 1);
+    for (String[] bad : List.of(new String[] {"--store", "file:."}, new String[] {"--store", s3, "--racers", "1"},
+        new String[] {"--store", s3, "--rounds", "x"})) {
+      List<String> a = new ArrayList<>(List.of("store", "qualify-s3"));
+      a.addAll(List.of(bad));
+      Run u = run(null, a.toArray(String[]::new));
+      assertThat(u.code()).as(u.err()).isEqualTo(2);
+      assertThat(u.err().lines()).hasSize(1);
+      assertThat(u.err()).startsWith("lethe store qualify-s3: ");
+    }
+  }
+
+  @Test
   void aMalformedS3UriIsAUsageErrorOfOneLine() {
     for (String bad : List.of("s3:bucket/p", "s3://", "s3://Bad_Bucket/p", "s3://bucket//p",
         "s3://bucket/p?endpoint=ftp://x", "s3://bucket/p?secret=" + SECRET, "s3://bucket/p?path-style=maybe")) {

@@ -20,7 +20,12 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.lethe.store.s3.S3Qualify;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lethe.store.uri=s3://…}: servers fronting one bucket prefix (S3Mock), and bad S3 settings. */
@@ -62,6 +67,32 @@ class StoreServerS3Test {
         assertThat(direct.getRaw(new RecordKey("n", "c", "r")).orElseThrow().parent())
             .isEqualTo(new RecordJson().parse(put.body()).revision());
       }
+    }
+  }
+
+  @Test
+  void theServerLogsTheLastRecordedProbeVerdictOfItsS3StoreOrThatNoneWasRecorded() throws Exception {
+    String uri = S3.freshUri();
+    Logger log = (Logger) LoggerFactory.getLogger(LetheServer.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    try {
+      try (LetheServer a = start(dir.resolve("a"), s3(uri))) {
+        assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).anyMatch(m -> m.startsWith(
+            "S3 store s3://lethe-test/") && m.contains(": no qualify-s3 verdict recorded"));
+      }
+      S3Qualify.Report report = S3Qualify.run(uri, S3.settings(), Map.of(), 2, 1, Clock.systemUTC());
+      lines.list.clear();
+      try (LetheServer b = start(dir.resolve("b"), s3(uri))) {
+        assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).anyMatch(m -> m.contains(
+            ": last qualify-s3 " + report.verdictLine() + " (recorded 20"));
+      }
+    } finally {
+      log.setLevel(level);
+      log.detachAppender(lines);
     }
   }
 
