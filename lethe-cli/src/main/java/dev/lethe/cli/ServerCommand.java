@@ -54,7 +54,7 @@ final class ServerCommand implements Callable<Integer> {
   String jdbcPassword;
 
   @Option(names = "--store-uri", paramLabel = "URI",
-      description = "Store served under /store/v1: file:DIR, git:DIR or jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… (default: file:<data-dir>/store; key lethe.store.uri).")
+      description = "Store served under /store/v1: file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or s3://bucket/prefix (default: file:<data-dir>/store; key lethe.store.uri).")
   String storeUri;
 
   @Override
@@ -137,6 +137,13 @@ final class ServerCommand implements Callable<Integer> {
     }
     if (config.jdbcPassword() != null && !config.jdbcPassword().isEmpty()) {
       out = out.replace(config.jdbcPassword(), "***");
+    }
+    for (String key : java.util.List.of(dev.lethe.store.s3.S3Settings.SECRET_ACCESS_KEY,
+        dev.lethe.store.s3.S3Settings.SESSION_TOKEN)) {
+      String secret = config.properties().get(key);
+      if (secret != null && !secret.isBlank()) {
+        out = out.replace(secret.trim(), "***");
+      }
     }
     return out;
   }

@@ -365,6 +365,10 @@ public final class LetheServer implements AutoCloseable {
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), storeSettings.redactedUri(),
         storeSettings.ancestorCap());
+    if (store instanceof dev.lethe.store.s3.S3Store s3) {
+      // docs/design/0131-qualify-s3-probe.md
+      LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3));
+    }
     return server;
   }
 

@@ -35,7 +35,7 @@ abstract class StoreSubcommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--store", paramLabel = "URI", defaultValue = "file:.",
-      description = "Store to use: file:DIR, git:DIR, http(s)://host:port (a lethe server), jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or memory: (default: ${DEFAULT-VALUE}).")
+      description = "Store to use: file:DIR, git:DIR, http(s)://host:port (a lethe server), jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:…, s3://bucket/prefix or memory: (default: ${DEFAULT-VALUE}).")
   String storeUri;
 
   @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",
@@ -63,11 +63,11 @@ abstract class StoreSubcommand implements Callable<Integer> {
       description = "Bearer token for http(s) stores (default: environment variable LETHE_TOKEN).")
   String token;
 
-  /** The process environment (LETHE_TOKEN); replaced by tests. */
+  /** The process environment (LETHE_TOKEN, LETHE_STORE_S3_*); replaced by tests. */
   Map<String, String> environment = System.getenv();
 
   /** How URIs become stores; tests wrap the real stores to interleave a concurrent writer. */
-  Opener opener = (option, uri, cap, clock) -> StoreUri.open(option, uri, cap, clock, token());
+  Opener opener = (option, uri, cap, clock) -> StoreUri.open(option, uri, cap, clock, token(), environment);
 
   /** The bearer token for http(s) stores: {@code --token}, else {@code LETHE_TOKEN}; never printed. */
   Optional<String> token() {

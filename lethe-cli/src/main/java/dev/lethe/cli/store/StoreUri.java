@@ -7,6 +7,9 @@ import dev.lethe.store.git.GitStore;
 import dev.lethe.store.jdbc.JdbcStore;
 import dev.lethe.store.jdbc.JdbcVendor;
 import dev.lethe.store.remote.RemoteStore;
+import dev.lethe.store.s3.S3Location;
+import dev.lethe.store.s3.S3Settings;
+import dev.lethe.store.s3.S3Store;
 import java.util.Optional;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +19,10 @@ import java.time.Clock;
  * Opens a store from a {@code --store} / {@code --peer} URI: {@code file:DIR} (a local fs store;
  * {@code file:.} is the default), {@code http://host:port} / {@code https://…} (the store of a
  * {@code lethe server}; {@code --token} or {@code LETHE_TOKEN} is its bearer token), {@code jdbc:postgresql://…}, {@code jdbc:mariadb://…} or {@code
- * jdbc:h2:…} (a JDBC store; credentials as URL parameters) or {@code memory:} (an empty store that
- * lives for one command; for tests), or {@code git:DIR} (a git work tree, docs/store.md "git:").
+ * jdbc:h2:…} (a JDBC store; credentials as URL parameters), {@code s3://bucket/prefix} (an S3
+ * store; {@code lethe.store.s3.*} settings and the AWS environment, docs/store.md "S3"), {@code
+ * git:DIR} (a git work tree, docs/store.md "git:") or {@code memory:} (an empty store that lives
+ * for one command; for tests).
  */
 final class StoreUri {
 
@@ -68,6 +73,18 @@ final class StoreUri {
    * @throws UsageException for an empty, malformed or unsupported URI
    */
   static Store open(String option, String uri, int cap, Clock clock, Optional<String> token) {
+    return open(option, uri, cap, clock, token, System.getenv());
+  }
+
+  /**
+   * Opens a store, sending {@code token} to an http(s) store and reading an {@code s3:} store's
+   * {@code lethe.store.s3.*} settings from system properties and {@code environment}.
+   *
+   * @param environment the process environment ({@code LETHE_STORE_S3_*}, {@code AWS_REGION})
+   * @throws UsageException for an empty, malformed or unsupported URI
+   */
+  static Store open(String option, String uri, int cap, Clock clock, Optional<String> token,
+      java.util.Map<String, String> environment) {
     if (uri == null || uri.isEmpty()) {
       throw new UsageException(option + " must not be empty (e.g. file:./data)");
     }
@@ -103,6 +120,16 @@ final class StoreUri {
         throw new UsageException(option + ": " + e.getMessage());
       }
     }
+    if (S3Location.supports(uri)) {
+      java.util.Map<String, String> settings = S3Settings.fromProcess(environment, System.getProperties());
+      try {
+        S3Settings.resolve(S3Location.parse(uri), settings, environment);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(option + ": " + e.getMessage());
+      }
+      // an unreachable endpoint, a missing bucket or missing credentials: UncheckedIOException, exit 1
+      return S3Store.open(uri, settings, environment, cap, clock);
+    }
     if (uri.startsWith("jdbc:")) {
       if (!JdbcVendor.supports(uri)) {
         throw new UsageException(option + ": " + JdbcVendor.describeUnsupported(uri));
@@ -113,7 +140,7 @@ final class StoreUri {
     int colon = uri.indexOf(':');
     String scheme = colon > 0 ? uri.substring(0, colon) : uri;
     throw new UsageException(option + " '" + uri + "': scheme '" + scheme
-        + "' is not supported by this build (use file:DIR, git:DIR, http(s)://host:port, jdbc:… or memory:)");
+        + "' is not supported by this build (use file:DIR, git:DIR, http(s)://host:port, jdbc:…, s3://bucket/prefix or memory:)");
   }
 
   private static Path gitDirectory(String option, String uri) {

@@ -48,7 +48,7 @@ public final class ConfigKeys {
 
   /** Prefix of the store keys (docs/store.md "The store server"). */
   public static final String STORE = "lethe.store.";
-  /** The store served under {@code /store/v1/}: a {@code file:}, {@code git:} or {@code jdbc:} store URI; default {@code file:<data-dir>/store}. */
+  /** The store served under {@code /store/v1/}: a {@code file:}, {@code git:}, {@code jdbc:} or {@code s3:} store URI; default {@code file:<data-dir>/store}. */
   public static final String STORE_URI = STORE + "uri";
   /** Ancestors kept per record by the served store, at least 1; default 32. */
   public static final String STORE_ANCESTOR_CAP = STORE + "ancestor-cap";
@@ -61,9 +61,13 @@ public final class ConfigKeys {
    */
   public static final String STORE_TESTING_CLOCK_FILE = STORE + "testing.clock-file";
 
+  /** The settings of an {@code s3:} store (endpoint, region, path-style, credentials; docs/store.md "S3"). */
+  public static final java.util.List<String> STORE_S3_KEYS = dev.lethe.store.s3.S3Settings.KEYS;
+
   /** Every store key. */
-  public static final java.util.List<String> STORE_KEYS =
-      java.util.List.of(STORE_URI, STORE_ANCESTOR_CAP, STORE_POOL_SIZE, STORE_TESTING_CLOCK_FILE);
+  public static final java.util.List<String> STORE_KEYS = java.util.stream.Stream.concat(
+      java.util.stream.Stream.of(STORE_URI, STORE_ANCESTOR_CAP, STORE_POOL_SIZE, STORE_TESTING_CLOCK_FILE),
+      STORE_S3_KEYS.stream()).toList();
 
   /** Prefix of the asynchronous purge keys (docs/purge.md "Configuration"). */
   public static final String ASYNC_PURGE = "lethe.iceberg-rest.async-purge.";

@@ -4,6 +4,8 @@ import dev.lethe.server.store.StoreSettings;
 import dev.lethe.store.git.GitStore;
 import dev.lethe.store.jdbc.JdbcUrls;
 import dev.lethe.store.jdbc.JdbcVendor;
+import dev.lethe.store.s3.S3Location;
+import dev.lethe.store.s3.S3Settings;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -40,6 +42,12 @@ public final class StoreConfig {
       if (dir.isBlank()) {
         throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": '" + uri + "' names no directory (e.g. file:/data/store)");
       }
+    } else if (S3Location.supports(uri)) {
+      try {
+        S3Settings.resolve(S3Location.parse(uri), s3Settings(values), Map.of());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": " + e.getMessage());
+      }
     } else if (uri.startsWith(GitStore.SCHEME)) {
       try {
         GitStore.refusal(GitStore.directoryOf(uri).orElseThrow()).ifPresent(problem -> {
@@ -50,12 +58,23 @@ public final class StoreConfig {
       }
     } else {
       throw new ConfigException("Invalid " + ConfigKeys.STORE_URI + ": '" + JdbcUrls.redact(uri)
-          + "' is not a store URI this server can serve (use file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://… or jdbc:h2:…)");
+          + "' is not a store URI this server can serve (use file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:…"
+          + " or s3://bucket/prefix)");
     }
     int cap = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_ANCESTOR_CAP, 32, 1, MAX_ANCESTOR_CAP);
     int pool = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_POOL_SIZE, 10, 1, 1000);
     String clock = values.get(ConfigKeys.STORE_TESTING_CLOCK_FILE);
     Path clockFile = clock == null || clock.isBlank() ? null : Path.of(clock.trim());
-    return new StoreSettings(uri, cap, pool, clockFile);
+    return new StoreSettings(uri, cap, pool, clockFile, s3Settings(values));
+  }
+
+  private static Map<String, String> s3Settings(Map<String, String> values) {
+    Map<String, String> out = new java.util.HashMap<>();
+    for (String key : ConfigKeys.STORE_S3_KEYS) {
+      if (values.get(key) != null) {
+        out.put(key, values.get(key));
+      }
+    }
+    return Map.copyOf(out);
   }
 }

@@ -5,6 +5,9 @@ import dev.lethe.store.fs.FsStore;
 import dev.lethe.store.git.GitStore;
 import dev.lethe.store.jdbc.JdbcStore;
 import dev.lethe.store.jdbc.JdbcUrls;
+import dev.lethe.store.s3.S3Location;
+import dev.lethe.store.s3.S3Store;
+import java.util.Map;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,8 +23,10 @@ import java.time.Clock;
  * @param poolSize most pooled connections of a {@code jdbc:} store, at least 1
  * @param clockFile for tests only: a file holding the store's "now" in ms since the epoch; null
  *     for the system clock
+ * @param s3 the {@code lethe.store.s3.*} keys of an {@code s3:} store (may hold a secret, never
+ *     printed); empty for the others
  */
-public record StoreSettings(String uri, int ancestorCap, int poolSize, Path clockFile) {
+public record StoreSettings(String uri, int ancestorCap, int poolSize, Path clockFile, Map<String, String> s3) {
 
   /** The URI with any password replaced by {@code ***}. */
   public String redactedUri() {
@@ -29,7 +34,8 @@ public record StoreSettings(String uri, int ancestorCap, int poolSize, Path cloc
   }
 
   /**
-   * Opens the store (creating a {@code file:} directory, migrating a {@code jdbc:} database).
+   * Opens the store (creating a {@code file:} directory, migrating a {@code jdbc:} database, checking
+   * an {@code s3:} bucket).
    *
    * @param systemClock the clock used unless {@link #clockFile} is set
    * @throws UncheckedIOException if the directory cannot be created or the database reached
@@ -41,6 +47,9 @@ public record StoreSettings(String uri, int ancestorCap, int poolSize, Path cloc
     }
     if (uri.startsWith(GitStore.SCHEME)) {
       return GitStore.open(GitStore.directoryOf(uri).orElseThrow(), ancestorCap, clock);
+    }
+    if (S3Location.supports(uri)) {
+      return S3Store.open(uri, s3, System.getenv(), ancestorCap, clock);
     }
     String dir = uri.substring("file:".length());
     if (dir.startsWith("//")) {

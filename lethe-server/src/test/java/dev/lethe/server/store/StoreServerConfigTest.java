@@ -90,7 +90,9 @@ class StoreServerConfigTest {
   @Test
   void badStoreKeysStopTheServerBeforeItStartsNamingTheKeyButNotThePassword() {
     for (Map<String, String> bad : java.util.List.of(
-        Map.of(ConfigKeys.STORE_URI, "s3://bucket/x"),
+        Map.of(ConfigKeys.STORE_URI, "s3://Bad_Bucket/x"),
+        Map.of(ConfigKeys.STORE_URI, "s3://bucket/x?endpoint=ftp://x"),
+        Map.of(ConfigKeys.STORE_URI, "ftp://bucket/x"),
         Map.of(ConfigKeys.STORE_URI, "jdbc:sqlite:/x?password=hunter2"),
         Map.of(ConfigKeys.STORE_URI, "file:"),
         Map.of(ConfigKeys.STORE_ANCESTOR_CAP, "0"),
