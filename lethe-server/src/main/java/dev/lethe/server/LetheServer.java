@@ -41,6 +41,7 @@ import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.HttpLimitsConfig;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
 import dev.lethe.server.iceberg.AccessCheck;
@@ -52,7 +53,11 @@ import dev.lethe.server.iceberg.TableDrops;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.handler.ThreadLimitHandler;
+import org.eclipse.jetty.util.component.LifeCycle;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
@@ -285,11 +290,16 @@ public final class LetheServer implements AutoCloseable {
       GracefulHandler graceful = new GracefulHandler();
       gate = new ShutdownGate(graceful::getCurrentRequestCount);
       ShutdownGate stopGate = gate;
+      long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
+      int requestsPerClient = HttpLimitsConfig.maxRequestsPerClient(config.properties());
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
         // names may legally carry encoded characters such as %2F; the catalog answers 400 with JSON
-        c.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(UriCompliance.LEGACY));
+        c.jetty.modifyHttpConfiguration(http -> {
+          http.setUriCompliance(UriCompliance.LEGACY);
+          http.setIdleTimeout(idleTimeoutMs);
+        });
         // a body refused unread (413, 400 on a path, 401, 403) is drained, up to twice the limit, so
         // the client reads the answer instead of a reset (docs/design/0117-answering-refused-bodies.md)
         long drainLimit = config.maxRequestBytes() > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * config.maxRequestBytes();
@@ -301,7 +311,25 @@ public final class LetheServer implements AutoCloseable {
           server.setErrorHandler(new JsonErrorHandler(json));
           // counts requests in flight for close(); Jetty's own stop comes last and is short
           server.setHandler(graceful);
+          // one client address is served at most this many requests at once; the rest wait
+          // without a thread, so a slow client cannot take every thread from the others
+          // (docs/design/0420-a-slow-client-holds-nothing-of-the-others.md)
+          ThreadLimitHandler perClient = new ThreadLimitHandler();
+          perClient.setThreadLimit(requestsPerClient);
+          graceful.setHandler(perClient);
           server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
+          // headers or a body that stop arriving end the connection after this long; the connector
+          // exists only once Javalin starts the server
+          server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+              for (Connector connector : server.getConnectors()) {
+                if (connector instanceof AbstractConnector a) {
+                  a.setIdleTimeout(idleTimeoutMs);
+                }
+              }
+            }
+          });
         });
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
