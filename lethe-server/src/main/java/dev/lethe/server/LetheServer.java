@@ -41,6 +41,7 @@ import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.CrossSiteConfig;
 import dev.lethe.server.config.HttpLimitsConfig;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
@@ -292,6 +293,7 @@ public final class LetheServer implements AutoCloseable {
       ShutdownGate stopGate = gate;
       long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
       int requestsPerClient = HttpLimitsConfig.maxRequestsPerClient(config.properties());
+      java.util.Set<String> allowedOrigins = CrossSiteConfig.allowedOrigins(config.properties());
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
@@ -334,6 +336,9 @@ public final class LetheServer implements AutoCloseable {
         c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
         c.routes.before(stopGate::filter);
+        // a browser page of another origin can neither write nor read, nor send a non-JSON body
+        // (docs/design/0421-no-cross-site-writes.md)
+        c.routes.before(ctx -> crossSite(ctx, allowedOrigins));
         // two credentials are 400 on every route, before any route reads one (docs/design/0410-operations.md §1)
         c.routes.before(AuthorizationHeader::of);
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
@@ -396,6 +401,31 @@ public final class LetheServer implements AutoCloseable {
     return server;
   }
 
+  private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins) {
+    CrossSiteRequests.Verdict verdict = CrossSiteRequests.decide(ctx.method().name(), ctx.path(), ctx.header("Origin"),
+        ctx.header("Access-Control-Request-Method"), ctx.header("Content-Type"), allowedOrigins);
+    if (verdict instanceof CrossSiteRequests.Refuse refuse) {
+      throw new HttpResponseException(refuse.status(), refuse.message());
+    }
+    if (verdict instanceof CrossSiteRequests.Preflight preflight) {
+      ctx.header("Access-Control-Allow-Origin", preflight.origin());
+      ctx.header("Vary", "Origin");
+      ctx.header("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE");
+      String asked = ctx.header("Access-Control-Request-Headers");
+      ctx.header("Access-Control-Allow-Headers", asked == null || asked.isBlank() ? "Authorization, Content-Type" : asked);
+      ctx.header("Access-Control-Max-Age", "600");
+      ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
+      ctx.status(204);
+      ctx.skipRemainingHandlers();
+      return;
+    }
+    String origin = ((CrossSiteRequests.Serve) verdict).allowedOrigin();
+    if (origin != null) {
+      ctx.header("Access-Control-Allow-Origin", origin);
+      ctx.header("Vary", "Origin");
+    }
+  }
+
   private static void rejectOversizedBody(Context ctx, long max) {
     long length = ctx.req().getContentLengthLong();
     if (length > max) {
@@ -409,7 +439,9 @@ public final class LetheServer implements AutoCloseable {
       String type = switch (status) {
         case 404 -> "NotFoundException";
         case 405 -> "MethodNotAllowed";
+        case 403 -> "ForbiddenException";
         case 413 -> "RequestTooLarge";
+        case 415 -> "UnsupportedMediaType";
         case 408 -> "RequestTimeout";
         case 503 -> "ServiceUnavailableException";
         default -> status >= 500 ? "InternalServerError" : "BadRequestException";

@@ -74,7 +74,7 @@ public final class ServerConfigLoader {
         ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
         ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES,
         ConfigKeys.AUTH_FILE, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.IDLE_TIMEOUT_MS,
-        ConfigKeys.MAX_REQUESTS_PER_CLIENT));
+        ConfigKeys.MAX_REQUESTS_PER_CLIENT, ConfigKeys.ALLOWED_ORIGINS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
     keys.addAll(ConfigKeys.STORE_KEYS);
@@ -87,7 +87,7 @@ public final class ServerConfigLoader {
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
         ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE,
         ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.IDLE_TIMEOUT_MS,
-        ConfigKeys.MAX_REQUESTS_PER_CLIENT));
+        ConfigKeys.MAX_REQUESTS_PER_CLIENT, ConfigKeys.ALLOWED_ORIGINS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
     keys.addAll(ConfigKeys.STORE_KEYS);
