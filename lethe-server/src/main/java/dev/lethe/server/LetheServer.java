@@ -333,7 +333,7 @@ public final class LetheServer implements AutoCloseable {
             }
           });
         });
-        c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        ReadRoutes.getAndHead(c.routes, "/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
         c.routes.before(stopGate::filter);
         // a browser page of another origin can neither write nor read, nor send a non-JSON body
@@ -347,7 +347,7 @@ public final class LetheServer implements AutoCloseable {
         softDeleteRoutes.register(c.routes);
         storeRoutes.register(c.routes);
         boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
-        c.routes.get("/metrics", ctx -> {
+        ReadRoutes.getAndHead(c.routes, "/metrics", ctx -> {
           if (!metricsPublic) {
             metricsAccess.checkMetrics(AuthorizationHeader.of(ctx));
           }
