@@ -41,6 +41,8 @@ import dev.lethe.server.auth.Authorizer;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.CrossSiteConfig;
+import dev.lethe.server.config.HttpLimitsConfig;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
 import dev.lethe.server.iceberg.AccessCheck;
@@ -52,7 +54,11 @@ import dev.lethe.server.iceberg.TableDrops;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.handler.ThreadLimitHandler;
+import org.eclipse.jetty.util.component.LifeCycle;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
@@ -285,11 +291,17 @@ public final class LetheServer implements AutoCloseable {
       GracefulHandler graceful = new GracefulHandler();
       gate = new ShutdownGate(graceful::getCurrentRequestCount);
       ShutdownGate stopGate = gate;
+      long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
+      int requestsPerClient = HttpLimitsConfig.maxRequestsPerClient(config.properties());
+      java.util.Set<String> allowedOrigins = CrossSiteConfig.allowedOrigins(config.properties());
       app = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.http.maxRequestSize = config.maxRequestBytes();
         // names may legally carry encoded characters such as %2F; the catalog answers 400 with JSON
-        c.jetty.modifyHttpConfiguration(http -> http.setUriCompliance(UriCompliance.LEGACY));
+        c.jetty.modifyHttpConfiguration(http -> {
+          http.setUriCompliance(UriCompliance.LEGACY);
+          http.setIdleTimeout(idleTimeoutMs);
+        });
         // a body refused unread (413, 400 on a path, 401, 403) is drained, up to twice the limit, so
         // the client reads the answer instead of a reset (docs/design/0117-answering-refused-bodies.md)
         long drainLimit = config.maxRequestBytes() > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * config.maxRequestBytes();
@@ -301,11 +313,32 @@ public final class LetheServer implements AutoCloseable {
           server.setErrorHandler(new JsonErrorHandler(json));
           // counts requests in flight for close(); Jetty's own stop comes last and is short
           server.setHandler(graceful);
+          // one client address is served at most this many requests at once; the rest wait
+          // without a thread, so a slow client cannot take every thread from the others
+          // (docs/design/0420-a-slow-client-holds-nothing-of-the-others.md)
+          ThreadLimitHandler perClient = new ThreadLimitHandler();
+          perClient.setThreadLimit(requestsPerClient);
+          graceful.setHandler(perClient);
           server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
+          // headers or a body that stop arriving end the connection after this long; the connector
+          // exists only once Javalin starts the server
+          server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+              for (Connector connector : server.getConnectors()) {
+                if (connector instanceof AbstractConnector a) {
+                  a.setIdleTimeout(idleTimeoutMs);
+                }
+              }
+            }
+          });
         });
-        c.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+        ReadRoutes.getAndHead(c.routes, "/healthz", ctx -> ctx.json(Map.of("status", "ok")));
         // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
         c.routes.before(stopGate::filter);
+        // a browser page of another origin can neither write nor read, nor send a non-JSON body
+        // (docs/design/0421-no-cross-site-writes.md)
+        c.routes.before(ctx -> crossSite(ctx, allowedOrigins));
         // two credentials are 400 on every route, before any route reads one (docs/design/0410-operations.md §1)
         c.routes.before(AuthorizationHeader::of);
         c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
@@ -314,7 +347,7 @@ public final class LetheServer implements AutoCloseable {
         softDeleteRoutes.register(c.routes);
         storeRoutes.register(c.routes);
         boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
-        c.routes.get("/metrics", ctx -> {
+        ReadRoutes.getAndHead(c.routes, "/metrics", ctx -> {
           if (!metricsPublic) {
             metricsAccess.checkMetrics(AuthorizationHeader.of(ctx));
           }
@@ -372,6 +405,31 @@ public final class LetheServer implements AutoCloseable {
     return server;
   }
 
+  private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins) {
+    CrossSiteRequests.Verdict verdict = CrossSiteRequests.decide(ctx.method().name(), ctx.path(), ctx.header("Origin"),
+        ctx.header("Access-Control-Request-Method"), ctx.header("Content-Type"), allowedOrigins);
+    if (verdict instanceof CrossSiteRequests.Refuse refuse) {
+      throw new HttpResponseException(refuse.status(), refuse.message());
+    }
+    if (verdict instanceof CrossSiteRequests.Preflight preflight) {
+      ctx.header("Access-Control-Allow-Origin", preflight.origin());
+      ctx.header("Vary", "Origin");
+      ctx.header("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE");
+      String asked = ctx.header("Access-Control-Request-Headers");
+      ctx.header("Access-Control-Allow-Headers", asked == null || asked.isBlank() ? "Authorization, Content-Type" : asked);
+      ctx.header("Access-Control-Max-Age", "600");
+      ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
+      ctx.status(204);
+      ctx.skipRemainingHandlers();
+      return;
+    }
+    String origin = ((CrossSiteRequests.Serve) verdict).allowedOrigin();
+    if (origin != null) {
+      ctx.header("Access-Control-Allow-Origin", origin);
+      ctx.header("Vary", "Origin");
+    }
+  }
+
   private static void rejectOversizedBody(Context ctx, long max) {
     long length = ctx.req().getContentLengthLong();
     if (length > max) {
@@ -385,7 +443,9 @@ public final class LetheServer implements AutoCloseable {
       String type = switch (status) {
         case 404 -> "NotFoundException";
         case 405 -> "MethodNotAllowed";
+        case 403 -> "ForbiddenException";
         case 413 -> "RequestTooLarge";
+        case 415 -> "UnsupportedMediaType";
         case 408 -> "RequestTimeout";
         case 503 -> "ServiceUnavailableException";
         default -> status >= 500 ? "InternalServerError" : "BadRequestException";

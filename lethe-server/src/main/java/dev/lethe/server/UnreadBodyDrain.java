@@ -23,7 +23,9 @@ import java.io.InputStream;
  * {@code Content-Length}, or found while reading a chunked one) is left as before, and its
  * connection closed, so an unauthenticated client cannot hold a request thread for more than one
  * request's worth of reading. A read that fails (the client went away, the idle timeout) ends the
- * drain quietly; the answer is written as it would have been.
+ * drain quietly; the answer is written as it would have been. Nothing is drained after a {@code 401}:
+ * a caller without a valid token is answered at once with {@code Connection: close}, whatever its
+ * body does.
  *
  * <p>A servlet filter around the whole Javalin servlet, not a Javalin {@code after} handler: a
  * before handler that answers and calls {@code skipRemainingHandlers} (the store's dot-segment
@@ -51,7 +53,11 @@ final class UnreadBodyDrain implements Filter {
     // part of it. A rest that will not be drained closes the connection after the answer, so the
     // answer must say so: sent as keep-alive, the client would pool the connection and its next
     // request would meet the close ("header parser received no bytes").
-    if (!response.isCommitted() && !drainsWhole((HttpServletRequest) request, limit)) {
+    // A caller without a valid token gets nothing read for it: its answer is not held for a body
+    // that may never come (docs/design/0420-a-slow-client-holds-nothing-of-the-others.md)
+    boolean untrusted = ((HttpServletResponse) response).getStatus() == 401;
+    long drainLimit = untrusted ? 0 : limit;
+    if (!response.isCommitted() && !drainsWhole((HttpServletRequest) request, drainLimit)) {
       ((HttpServletResponse) response).setHeader("Connection", "close");
     }
     try {
@@ -59,7 +65,7 @@ final class UnreadBodyDrain implements Filter {
     } catch (IllegalStateException writerUsed) {
       response.getWriter().close();
     }
-    drain((HttpServletRequest) request, limit);
+    drain((HttpServletRequest) request, drainLimit);
   }
 
   /**

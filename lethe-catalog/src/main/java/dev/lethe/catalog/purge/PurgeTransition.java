@@ -8,7 +8,7 @@ import java.util.Objects;
  * <table>
  *   <caption>Outcome → row change</caption>
  *   <tr><th>outcome</th><th>row</th></tr>
- *   <tr><td>completed</td><td>{@code SUCCEEDED}, attempts unchanged</td></tr>
+ *   <tr><td>completed</td><td>{@code SUCCEEDED}, attempts unchanged, last_error cleared</td></tr>
  *   <tr><td>transient, attempts+1 &lt; max</td><td>attempts+1, last_error, {@code PENDING}, heartbeat cleared,
  *       not claimable for the {@link RetryBackoff} wait</td></tr>
  *   <tr><td>transient, attempts+1 reaches max</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
@@ -31,7 +31,7 @@ public final class PurgeTransition {
    *
    * @param state new state
    * @param attempts new attempt count
-   * @param lastError new last_error; null keeps none (only on success with no earlier error)
+   * @param lastError new last_error; null clears it (on success, and on a release of a job that had none)
    * @param retryDelayMs for a {@code PENDING} row after a failed attempt, how long (ms, database
    *     clock) no worker may claim it; 0 = claimable at once
    */
@@ -68,7 +68,9 @@ public final class PurgeTransition {
       throw new IllegalArgumentException("max-attempts must be >= 1, got " + maxAttempts);
     }
     if (outcome instanceof PurgeOutcome.Completed) {
-      return new Write(CleanupJobState.SUCCEEDED, job.attempts(), job.lastError());
+      // an earlier attempt's failure is not the job's: a SUCCEEDED row shows none
+      // (docs/design/0422-what-a-reader-is-told.md)
+      return new Write(CleanupJobState.SUCCEEDED, job.attempts(), null);
     }
     if (outcome instanceof PurgeOutcome.Transient t) {
       int attempts = job.attempts() + 1;

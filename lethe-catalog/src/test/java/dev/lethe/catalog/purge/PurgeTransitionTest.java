@@ -11,9 +11,9 @@ class PurgeTransitionTest {
   }
 
   @Test
-  void completedJobSucceedsKeepingItsAttempts() {
+  void completedJobSucceedsKeepingItsAttemptsAndClearingAnEarlierError() {
     assertThat(PurgeTransition.next(job(1, "earlier"), new PurgeOutcome.Completed(10), 5))
-        .isEqualTo(new PurgeTransition.Write(CleanupJobState.SUCCEEDED, 1, "earlier"));
+        .isEqualTo(new PurgeTransition.Write(CleanupJobState.SUCCEEDED, 1, null));
   }
 
   @Test

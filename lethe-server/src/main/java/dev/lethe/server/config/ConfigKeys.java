@@ -33,6 +33,12 @@ public final class ConfigKeys {
   public static final String ALLOWED_LOCATIONS = "lethe.catalog.allowed-locations";
   /** Largest request body in bytes; default 8388608 (8 MiB). */
   public static final String MAX_REQUEST_BYTES = "lethe.http.max-request-bytes";
+  /** Connection idle timeout, ms: a request whose headers or body stop arriving this long is ended. */
+  public static final String IDLE_TIMEOUT_MS = "lethe.http.idle-timeout-ms";
+  /** Most requests served at once for one client address; the rest wait without holding a thread. */
+  public static final String MAX_REQUESTS_PER_CLIENT = "lethe.http.max-requests-per-client";
+  /** Origins (scheme://host[:port], comma-separated) whose browser pages may call the server; default none. */
+  public static final String ALLOWED_ORIGINS = "lethe.http.allowed-origins";
   /** Principals file; default none (auth off). */
   public static final String AUTH_FILE = "lethe.auth.file";
   /**

@@ -1,5 +1,6 @@
 package dev.lethe.server.iceberg;
 
+import dev.lethe.server.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.server.auth.AuthorizationHeader;
@@ -128,11 +129,11 @@ public final class IcebergRestRoutes {
 
   /** Registers every route. */
   public void register(RoutesConfig routes) {
-    routes.get(ROOT + "/v1/config", this::config);
+    ReadRoutes.getAndHead(routes, ROOT + "/v1/config", this::config);
 
     String p = ROOT + "/v1/{prefix}";
     String ns = p + "/namespaces/{namespace}";
-    route(routes, HandlerType.GET, p + "/namespaces", (ctx, c) -> {
+    readRoute(routes, p + "/namespaces", (ctx, c) -> {
       String parent = ctx.queryParam("parent");
       Namespace parentNs = parent == null || parent.isEmpty() ? Namespace.empty() : decodeNamespace(parent);
       ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.NAMESPACES, c.name(), NamespaceNames.encode(parentNs));
@@ -166,7 +167,7 @@ public final class IcebergRestRoutes {
     });
 
     // tables
-    route(routes, HandlerType.GET, ns + "/tables", (ctx, c) -> {
+    readRoute(routes, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
       ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.TABLES, c.name(), NamespaceNames.encode(namespace));
       Optional<PageRequest> page = page(ctx, cursor);
@@ -245,7 +246,7 @@ public final class IcebergRestRoutes {
     });
 
     // views
-    route(routes, HandlerType.GET, ns + "/views", (ctx, c) -> {
+    readRoute(routes, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
       ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.VIEWS, c.name(), NamespaceNames.encode(namespace));
       Optional<PageRequest> page = page(ctx, cursor);
@@ -341,6 +342,12 @@ public final class IcebergRestRoutes {
         .addAllConfig(overrides)
         .addAllCredentials(response.credentials())
         .build();
+  }
+
+  /** A GET route that has no HEAD of its own: a HEAD runs it, with its read check (docs/design/0422-what-a-reader-is-told.md). */
+  private void readRoute(RoutesConfig routes, String path, CatalogHandler handler) {
+    route(routes, HandlerType.GET, path, handler);
+    route(routes, HandlerType.HEAD, path, handler);
   }
 
   private void route(RoutesConfig routes, HandlerType method, String path, CatalogHandler handler) {

@@ -1,5 +1,6 @@
 package dev.lethe.server.management;
 
+import dev.lethe.server.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.KeysetPage;
@@ -45,7 +46,7 @@ public final class CleanupRoutes {
 
   /** Registers the route. */
   public void register(RoutesConfig routes) {
-    routes.get(PATH, this::list);
+    ReadRoutes.getAndHead(routes, PATH, this::list);
   }
 
   private void list(Context ctx) {

@@ -1,5 +1,6 @@
 package dev.lethe.server.management;
 
+import dev.lethe.server.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -99,8 +100,8 @@ public final class SoftDeleteRoutes {
    */
   public void register(RoutesConfig routes) {
     routes.before("/api/metalakes/*", SoftDeleteRoutes::rejectDotSegments);
-    routes.get(TABLES, ctx -> run(ctx, Need.READ, this::list));
-    routes.get(TABLE, ctx -> run(ctx, Need.READ, this::load));
+    ReadRoutes.getAndHead(routes, TABLES, ctx -> run(ctx, Need.READ, this::list));
+    ReadRoutes.getAndHead(routes, TABLE, ctx -> run(ctx, Need.READ, this::load));
     routes.delete(TABLE, ctx -> run(ctx, Need.WRITE, this::drop));
     routes.post(TABLE + "/undrop", ctx -> run(ctx, Need.WRITE, this::undrop));
     routes.post(TABLE + "/purge", ctx -> run(ctx, Need.ADMIN, this::purgeNow));

@@ -1,5 +1,6 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
@@ -52,24 +53,24 @@ public final class StoreRoutes {
   /** Registers every store route, and a filter answering 400 to a {@code .}, {@code ..} or empty path segment. */
   public void register(RoutesConfig routes) {
     routes.before("/store/*", StoreRoutes::rejectDotSegments);
-    routes.get(ROOT, ctx -> run(ctx, service, (c, auth) -> StoreResponses.info(c, service.info(auth))));
+    ReadRoutes.getAndHead(routes, ROOT, ctx -> run(ctx, service, (c, auth) -> StoreResponses.info(c, service.info(auth))));
 
-    routes.get(ROOT + "/records", ctx -> run(ctx, service, this::list));
-    routes.get(ROOT + "/records/{ns}", ctx -> run(ctx, service, this::list));
-    routes.get(ROOT + "/records/{ns}/{col}", ctx -> run(ctx, service, this::list));
-    routes.get(ROOT + "/records" + KEY, ctx -> run(ctx, service, this::get));
+    ReadRoutes.getAndHead(routes, ROOT + "/records", ctx -> run(ctx, service, this::list));
+    ReadRoutes.getAndHead(routes, ROOT + "/records/{ns}", ctx -> run(ctx, service, this::list));
+    ReadRoutes.getAndHead(routes, ROOT + "/records/{ns}/{col}", ctx -> run(ctx, service, this::list));
+    ReadRoutes.getAndHead(routes, ROOT + "/records" + KEY, ctx -> run(ctx, service, this::get));
     routes.put(ROOT + "/records" + KEY, ctx -> run(ctx, service, this::put));
     routes.delete(ROOT + "/records" + KEY, ctx -> run(ctx, service, this::delete));
 
-    routes.get(ROOT + "/raw/records", ctx -> run(ctx, service, this::listRaw));
-    routes.get(ROOT + "/raw/records/{ns}", ctx -> run(ctx, service, this::listRaw));
-    routes.get(ROOT + "/raw/records/{ns}/{col}", ctx -> run(ctx, service, this::listRaw));
-    routes.get(ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::getRaw));
+    ReadRoutes.getAndHead(routes, ROOT + "/raw/records", ctx -> run(ctx, service, this::listRaw));
+    ReadRoutes.getAndHead(routes, ROOT + "/raw/records/{ns}", ctx -> run(ctx, service, this::listRaw));
+    ReadRoutes.getAndHead(routes, ROOT + "/raw/records/{ns}/{col}", ctx -> run(ctx, service, this::listRaw));
+    ReadRoutes.getAndHead(routes, ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::getRaw));
     routes.put(ROOT + "/raw/records" + KEY, ctx -> run(ctx, service, this::putRaw));
     routes.post(ROOT + "/raw/purge" + KEY, ctx -> run(ctx, service, this::purge));
     routes.post(ROOT + "/raw/batch/{ns}", ctx -> run(ctx, service, this::putRawBatch));
 
-    routes.get(ROOT + "/blobs", ctx -> run(ctx, service, this::listBlobs));
+    ReadRoutes.getAndHead(routes, ROOT + "/blobs", ctx -> run(ctx, service, this::listBlobs));
     routes.put(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::putBlob));
     routes.get(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::getBlob));
     routes.head(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::hasBlob));
