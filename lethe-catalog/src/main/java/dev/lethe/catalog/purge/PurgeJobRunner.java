@@ -8,6 +8,7 @@ import dev.lethe.catalog.io.FileIOFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import dev.lethe.catalog.location.ClaimOverlap;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.InvalidLocationException;
 import dev.lethe.catalog.location.LocationClaim;
@@ -146,7 +147,7 @@ public final class PurgeJobRunner {
     }
     PurgeScope scope;
     try {
-      scope = scope(job, TableRoots.of(metadata).roots());
+      scope = scope(job, ownedRoots(job, TableRoots.of(metadata).roots()));
     } catch (InvalidLocationException e) {
       return new PurgeOutcome.Terminal("cannot confine the purge of " + job.metadataLocation() + ": " + e.getMessage()
           + "; nothing is deleted");
@@ -306,6 +307,18 @@ public final class PurgeJobRunner {
     }
     String full = reason + "; the table's metadata and remaining files are kept";
     return terminal ? new PurgeOutcome.Terminal(full) : new PurgeOutcome.Transient(full);
+  }
+
+  /**
+   * Every root the dropped table owned: those of its current metadata and the earlier locations and
+   * write paths its kept snapshots still used, which its claims (handed to the job) name
+   * (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md).
+   */
+  private List<LocationPath> ownedRoots(CleanupJob job, List<LocationPath> current) {
+    List<LocationPath> all = new ArrayList<>(current);
+    database.background().withHandle(h -> new LocationClaimDao(h).findByOwner(ClaimOwner.job(job.jobId())))
+        .forEach(c -> all.add(c.root()));
+    return ClaimOverlap.minimal(all);
   }
 
   /** The scope of a job: the roots, minus what other entries claim inside them. */
