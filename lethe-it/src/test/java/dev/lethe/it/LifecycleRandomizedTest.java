@@ -42,6 +42,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.puffin.Blob;
@@ -60,10 +61,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * writers; one client with Iceberg's default FileIO, so Hadoop's {@code .crc} files appear),
  * data and statistics files placed outside any table ("sentinels"), register of another table's
  * metadata under four spellings of one path, rename, every drop variant, undrop, purge-now and
- * expiry. The oracle (docs/purge.md rules 1–3, docs/soft-delete.md) checks at the end that every
- * live table scans exactly the rows of its acknowledged commits, that no sentinel was deleted,
- * that every {@code SUCCEEDED} purge job left its table's location empty, and that no job is left
- * pending, running or failed.
+ * expiry, moves (set-location, a new write.data.path or write.metadata.path, often followed by an
+ * append) and attempts to take a moved table's earlier root while its snapshots use it (a create
+ * there, a register of its pre-move metadata, a move of another table into it: each refused, the
+ * table still scans; docs/design/0004-a-table-owns-every-root-its-snapshots-use.md). The oracle
+ * (docs/purge.md rules 1–3, docs/soft-delete.md) checks at the end that every live table scans
+ * exactly the rows of its acknowledged commits (no live table lost a file), that no sentinel was
+ * deleted, that every {@code SUCCEEDED} purge job left every root its table held empty, and that
+ * no job is left pending, running or failed.
  *
  * <p>Seeded: the seed is printed; replay with {@code -Dlethe.test.lifecycle.seed=…}. Longer runs
  * with {@code -Dlethe.test.lifecycle.steps=…} (steps per client, default 48) and
@@ -91,11 +96,19 @@ class LifecycleRandomizedTest {
 
   enum State { LIVE, RETAINED, FREE, PURGING, GONE }
 
-  /** One table entry as the model knows it; an entry never changes location. */
+  /**
+   * One table entry as the model knows it. A move changes its location or a write path; {@link
+   * #roots} keeps every directory it ever wrote into, and {@link #preMove} its metadata file before
+   * each set-location.
+   */
   static final class Entry {
     final String ns;
     String name;
-    final String location;
+    String location;
+    String dataPath;
+    String metadataPath;
+    final Set<String> roots = new java.util.LinkedHashSet<>();
+    final Map<String, String> preMove = new HashMap<>();
     String metadata;
     final List<String> rows = new ArrayList<>();
     State state = State.LIVE;
@@ -106,6 +119,37 @@ class LifecycleRandomizedTest {
       this.ns = ns;
       this.name = name;
       this.location = location;
+      roots.add(location);
+    }
+
+    boolean current(String root) {
+      return root.equals(location) || root.equals(dataPath) || root.equals(metadataPath);
+    }
+
+    /**
+     * The roots the entry holds (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md): the
+     * current ones, and every earlier one under which a snapshot's file (a Parquet data file, an Avro
+     * manifest or manifest list) still lies; this test never expires snapshots.
+     */
+    List<String> held() throws IOException {
+      List<String> out = new ArrayList<>();
+      for (String r : roots) {
+        if (current(r) || holdsSnapshotFiles(r)) {
+          out.add(r);
+        }
+      }
+      return out;
+    }
+
+    /** Earlier roots the entry still holds. */
+    List<String> earlierHeld() throws IOException {
+      List<String> out = new ArrayList<>();
+      for (String r : held()) {
+        if (!current(r)) {
+          out.add(r);
+        }
+      }
+      return out;
     }
 
     TableIdentifier id() {
@@ -114,8 +158,18 @@ class LifecycleRandomizedTest {
 
     @Override
     public String toString() {
-      return ns + "." + name + "[" + state + " " + location + "]";
+      return ns + "." + name + "[" + state + " " + location + (roots.size() > 1 ? " roots " + roots : "") + "]";
     }
+  }
+
+  private static boolean holdsSnapshotFiles(String root) throws IOException {
+    for (Path f : PurgeTables.files(root)) {
+      String n = f.getFileName().toString();
+      if (!n.startsWith(".") && (n.endsWith(".parquet") || n.endsWith(".avro"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Shared across clients and epochs. */
@@ -292,8 +346,14 @@ class LifecycleRandomizedTest {
 
     private void step() throws Exception {
       List<Entry> live = in(State.LIVE);
-      int roll = random.nextInt(100);
-      if (live.isEmpty() || roll < 12) {
+      int roll = random.nextInt(120);
+      if (!live.isEmpty() && roll >= 100) {
+        if (roll < 110) {
+          move(pick(live));
+        } else {
+          squat();
+        }
+      } else if (live.isEmpty() || roll < 12) {
         create();
       } else if (roll < 40) {
         append(pick(live));
@@ -397,6 +457,7 @@ class LifecycleRandomizedTest {
 
     private void drop(Entry e) throws Exception {
       int variant = random.nextInt(4);
+      List<String> heldAtDrop = e.held();
       String key = ns + "." + e.name;
       HttpResponse<String> r;
       String what;
@@ -425,7 +486,7 @@ class LifecycleRandomizedTest {
       boolean purge = variant != 0;
       e.purgeRequested = purge;
       if (purge) {
-        purgedUnder.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(e.location);
+        purgedUnder.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).addAll(heldAtDrop);
       } else {
         ambiguous.add(key);
       }
@@ -436,8 +497,114 @@ class LifecycleRandomizedTest {
         e.state = purge ? State.PURGING : State.FREE;
         if (variant == 1) {
           assertThat(r.headers().firstValue("X-Lethe-Purge-State")).as("sync purge of " + e).hasValue("SUCCEEDED");
-          assertThat(PurgeTables.files(e.location)).as("a SUCCEEDED sync purge leaves " + e.location + " empty").isEmpty();
+          for (String root : heldAtDrop) {
+            assertThat(PurgeTables.files(root)).as("a SUCCEEDED sync purge of " + e + " leaves " + root + " empty").isEmpty();
+          }
         }
+      }
+    }
+
+    /**
+     * Moves a live table: set-location to a new directory, or a new write.data.path or
+     * write.metadata.path; half the time appends right after, so files land under the new root
+     * while the snapshots still name the old one's.
+     */
+    private void move(Entry e) throws IOException {
+      Table t = catalog.loadTable(e.id());
+      Path warehouse = sentinelDir(e.location).getParent();
+      String before = metadata(t);
+      String dir;
+      String what;
+      switch (random.nextInt(3)) {
+        case 0 -> {
+          what = "set-location";
+          dir = warehouse.resolve(ns).resolve("moved-" + UUID.randomUUID()).toString();
+          t.updateLocation().setLocation(dir).commit();
+          e.preMove.put(e.location, before);
+          e.location = dir;
+        }
+        case 1 -> {
+          what = "write.data.path";
+          dir = warehouse.resolve("paths").resolve("data-" + UUID.randomUUID()).toString();
+          t.updateProperties().set("write.data.path", dir).commit();
+          e.dataPath = dir;
+        }
+        default -> {
+          what = "write.metadata.path";
+          dir = warehouse.resolve("paths").resolve("meta-" + UUID.randomUUID()).toString();
+          t.updateProperties().set("write.metadata.path", dir).commit();
+          e.metadataPath = dir;
+        }
+      }
+      e.roots.add(dir);
+      e.metadata = metadata(catalog.loadTable(e.id()));
+      history.add("move (" + what + ") " + e + " to " + dir);
+      count("move " + what);
+      if (random.nextBoolean()) {
+        append(e);
+      }
+    }
+
+    /**
+     * Tries to take an earlier root a live table's snapshots still use: a create there, a register of
+     * the table's pre-move metadata, or a move of another table into it. Each must be refused, and
+     * the table must still scan.
+     */
+    private void squat() throws IOException {
+      List<Entry> candidates = new ArrayList<>();
+      for (Entry e : in(State.LIVE)) {
+        if (!e.earlierHeld().isEmpty()) {
+          candidates.add(e);
+        }
+      }
+      if (candidates.isEmpty()) {
+        move(pick(in(State.LIVE)));
+        return;
+      }
+      Entry e = pick(candidates);
+      String root = pick(e.earlierHeld());
+      List<Entry> others = in(State.LIVE).stream().filter(o -> o != e).toList();
+      int variant = random.nextInt(3);
+      if (variant == 1 && !e.preMove.containsKey(root)) {
+        variant = 0;
+      }
+      if (variant == 2 && others.isEmpty()) {
+        variant = 0;
+      }
+      String what;
+      Exception refused;
+      switch (variant) {
+        case 0 -> {
+          what = "create at";
+          refused = refusal(() -> catalog.buildTable(TableIdentifier.of(ns, newName()), PurgeTables.SCHEMA)
+              .withLocation(root).create());
+          assertThat(refused).as(what + " " + root + ", held by " + e).isInstanceOf(AlreadyExistsException.class);
+        }
+        case 1 -> {
+          what = "register pre-move metadata of";
+          refused = refusal(() -> catalog.registerTable(TableIdentifier.of(ns, newName()), e.preMove.get(root)));
+          assertThat(refused).as(what + " " + root + ", held by " + e).isInstanceOf(AlreadyExistsException.class);
+        }
+        default -> {
+          Entry other = pick(others);
+          what = "move " + other + " into";
+          String before = metadata(catalog.loadTable(other.id()));
+          refused = refusal(() -> catalog.loadTable(other.id()).updateLocation().setLocation(root).commit());
+          assertThat(refused).as(what + " " + root + ", held by " + e).isInstanceOf(BadRequestException.class);
+          assertThat(metadata(catalog.loadTable(other.id()))).as("a refused move changes nothing").isEqualTo(before);
+        }
+      }
+      history.add("squat (" + what + ") " + root + " of " + e + " -> refused");
+      count("squat " + what.replaceFirst(" .* into", " into") + " refused");
+      assertThat(SoftDeleteHttp.rows(catalog.loadTable(e.id()))).as(e + " after a refused squat").isEqualTo(sorted(e.rows));
+    }
+
+    private Exception refusal(Runnable r) {
+      try {
+        r.run();
+        return null;
+      } catch (RuntimeException ex) {
+        return ex;
       }
     }
 

@@ -380,7 +380,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    */
   public void commitTransaction(List<TableCommit> commits) {
     record Planned(LetheTableOperations ops, TableIdentifier id, TableMetadata base, TableMetadata updated) {}
-    record Staged(TableIdentifier id, String expected, String next, List<LocationPath> roots) {}
+    record Staged(TableIdentifier id, String expected, String next, LetheTableOperations.ClaimChange claims) {}
     List<Planned> planned = new ArrayList<>();
     for (TableCommit commit : commits) {
       LetheTableOperations ops = (LetheTableOperations) newTableOps(commit.identifier());
@@ -408,15 +408,9 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     }
     List<Staged> staged = new ArrayList<>();
     for (Planned p : planned) {
-      List<LocationPath> roots = null;
-      if (WriteConfinement.rootsChanged(p.base(), p.updated())) {
-        roots = TableRoots.of(p.updated()).roots();
-        List<LocationPath> wanted = roots;
-        jdbi.useHandle(h -> LocationClaims.precheck(h, findNamespace(h, catalog.catalogId(), p.id().namespace())
-            .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), p.id().name()))
-            .map(row -> ClaimOwner.table(row.tableId())).orElse(null), wanted, "Cannot commit " + p.id()));
-      }
-      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated()), roots));
+      // docs/design/0004-a-table-owns-every-root-its-snapshots-use.md
+      LetheTableOperations.ClaimChange claims = p.ops().planClaims(p.base(), p.updated(), "Cannot commit " + p.id());
+      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated()), claims));
     }
     long now = clock.millis();
     jdbi.useTransaction(h -> {
@@ -426,10 +420,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       }
       // claims after every row lock (lock order); roots that moved are claimed together
       for (int i = 0; i < staged.size(); i++) {
-        if (staged.get(i).roots() != null) {
-          LocationClaims.acquire(h, ClaimOwner.table(tableIds.get(i)), staged.get(i).roots(), now,
-              "Cannot commit " + staged.get(i).id());
-        }
+        LetheTableOperations.applyClaims(h, tableIds.get(i), staged.get(i).claims(), now, "Cannot commit " + staged.get(i).id());
       }
     });
   }

@@ -7,6 +7,8 @@ import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.location.AllowedLocations;
 import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.FollowedRoots;
+import dev.lethe.catalog.location.LocationHeldException;
 import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
@@ -14,6 +16,7 @@ import dev.lethe.catalog.location.WriteConfinement;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
@@ -98,37 +101,100 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     // rule 1: refuse before anything is written (a location such as "file:/x?" must not overwrite /x)
     WriteConfinement.checkTable(allowed, base, metadata);
     checkColumnLimits(register, metadata, refusal);
-    List<LocationPath> roots = null;
-    TableRoots tableRoots = null;
-    if (newTable || WriteConfinement.rootsChanged(base, metadata)) {
-      tableRoots = TableRoots.of(metadata);
-      if (register) {
-        // the file must lie inside the roots of the table it describes
-        WriteConfinement.checkRegisteredMetadataFile(tableRoots, metadata.metadataFileLocation());
+    if (!newTable) {
+      ClaimChange change = planClaims(base, metadata, refusal);
+      String newLocation = writeNewMetadataIfRequired(false, metadata);
+      if (change != null && change.moved()) {
+        // Iceberg writes it under the location or write.metadata.path, so inside a root; never point at one that is not
+        TableRoots.of(metadata).checkMetadataFile(newLocation);
       }
-      roots = tableRoots.roots();
-      // rule 2, early: no metadata file is written into a location another entry holds
-      List<LocationPath> wanted = roots;
-      jdbi.useHandle(h -> LocationClaims.precheck(h, newTable ? null : liveOwner(h).orElse(null), wanted, refusal));
-    }
-    String newLocation = writeNewMetadataIfRequired(newTable, metadata);
-    if (tableRoots != null && !register) {
-      // Iceberg writes it under the location or write.metadata.path, so inside a root; never point at one that is not
-      tableRoots.checkMetadataFile(newLocation);
-    }
-    long now = clock.millis();
-    if (newTable) {
-      insert(newLocation, now, roots, refusal);
-    } else {
-      List<LocationPath> changed = roots;
+      long now = clock.millis();
       jdbi.useTransaction(h -> {
         String tableId = swap(h, catalogId, identifier, base.metadataFileLocation(), newLocation, now);
-        if (changed != null) {
-          LocationClaims.acquire(h, ClaimOwner.table(tableId), changed, now, refusal);
-        }
+        applyClaims(h, tableId, change, now, refusal);
       });
+      return;
+    }
+    TableRoots tableRoots = TableRoots.of(metadata);
+    if (register) {
+      // the file must lie inside the roots of the table it describes
+      WriteConfinement.checkRegisteredMetadataFile(tableRoots, metadata.metadataFileLocation());
+    }
+    List<LocationPath> roots = tableRoots.roots();
+    // rule 2, early: no metadata file is written into a location another entry holds
+    jdbi.useHandle(h -> LocationClaims.precheck(h, null, roots, refusal));
+    String newLocation = writeNewMetadataIfRequired(true, metadata);
+    if (!register) {
+      tableRoots.checkMetadataFile(newLocation);
+    }
+    insert(newLocation, clock.millis(), roots, refusal);
+  }
+
+  /**
+   * How a commit changes what the table holds, or null when it changes nothing: a move holds the new
+   * roots and keeps the earlier ones its kept snapshots still use; a commit that drops snapshots or
+   * statistics releases the earlier roots nothing uses any more
+   * (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md). Decided before any file is
+   * written; a move into another entry's location is refused here.
+   *
+   * @throws LocationHeldException if the commit moves the table into a location another entry holds
+   */
+  ClaimChange planClaims(TableMetadata base, TableMetadata metadata, String refusal) {
+    boolean moved = WriteConfinement.rootsChanged(base, metadata);
+    if (!moved && !FollowedRoots.mayRelease(base, metadata)) {
+      return null;
+    }
+    Optional<ClaimOwner> owner = jdbi.withHandle(this::liveOwner);
+    if (owner.isEmpty()) {
+      return null; // dropped meanwhile: the swap answers 404
+    }
+    List<LocationPath> current = TableRoots.of(metadata).roots();
+    List<LocationPath> held = jdbi.withHandle(h -> LocationClaims.held(h, owner.get()));
+    List<LocationPath> earlier = FollowedRoots.earlier(current, held);
+    if (!moved && earlier.isEmpty()) {
+      return null;
+    }
+    Set<LocationPath> inUse = earlier.isEmpty() ? Set.of() : FollowedRoots.stillReferenced(metadata, io, current, earlier);
+    if (moved) {
+      try {
+        jdbi.useHandle(h -> LocationClaims.precheck(h, owner.get(), current, refusal));
+      } catch (AlreadyExistsException e) {
+        throw new LocationHeldException(e);
+      }
+    }
+    return new ClaimChange(moved, FollowedRoots.held(current, inUse));
+  }
+
+  /**
+   * Applies a {@link #planClaims} decision in the commit's transaction, after the swap.
+   *
+   * @param change may be null (nothing changes)
+   * @throws LocationHeldException if a move meets another entry's claim under the lock
+   */
+  static void applyClaims(Handle h, String tableId, ClaimChange change, long now, String refusal) {
+    if (change == null) {
+      return;
+    }
+    ClaimOwner owner = ClaimOwner.table(tableId);
+    if (!change.moved()) {
+      LocationClaims.narrow(h, owner, change.roots(), now);
+      return;
+    }
+    try {
+      LocationClaims.acquire(h, owner, change.roots(), now, refusal);
+    } catch (AlreadyExistsException e) {
+      throw new LocationHeldException(e);
     }
   }
+
+  /**
+   * What a commit makes the table hold.
+   *
+   * @param moved whether the commit changes the table's location or a write path (new roots are
+   *     claimed and checked against every other owner); else it only releases
+   * @param roots every root the table holds after the commit, not empty
+   */
+  record ClaimChange(boolean moved, List<LocationPath> roots) {}
 
   /**
    * Column limits before any file is written (docs/design/0401-name-and-column-limits.md): the

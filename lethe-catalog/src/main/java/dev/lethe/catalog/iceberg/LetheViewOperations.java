@@ -6,6 +6,7 @@ import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.entity.ViewRow;
 import dev.lethe.catalog.location.AllowedLocations;
 import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationHeldException;
 import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.WriteConfinement;
@@ -95,7 +96,12 @@ final class LetheViewOperations extends BaseViewOperations {
       // rule 2, early: the new metadata file must not land inside a location another entry holds
       LocationPath directory = LocationPath.parse(metadataDirectory(metadata));
       String refusal = (base == null ? "Cannot create view " : "Cannot replace view ") + identifier;
-      jdbi.useHandle(h -> LocationClaims.precheckDirectory(h, liveOwner(h).orElse(null), directory, refusal));
+      try {
+        jdbi.useHandle(h -> LocationClaims.precheckDirectory(h, liveOwner(h).orElse(null), directory, refusal));
+      } catch (AlreadyExistsException e) {
+        // a replace is a commit: 400, not a 409 the client retries (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md)
+        throw base == null ? e : new LocationHeldException(e);
+      }
     }
     String newLocation = writeNewMetadataIfRequired(metadata);
     long now = clock.millis();
@@ -119,8 +125,12 @@ final class LetheViewOperations extends BaseViewOperations {
             "Cannot commit view %s: metadata location is no longer %s (another commit won)", identifier, expected);
       }
       // the view now holds its new metadata file (what an asynchronous view drop deletes)
-      LocationClaims.acquire(h, ClaimOwner.view(row.get().viewId()), List.of(LocationPath.parse(newLocation)), now,
-          "Cannot replace view " + identifier);
+      try {
+        LocationClaims.acquire(h, ClaimOwner.view(row.get().viewId()), List.of(LocationPath.parse(newLocation)), now,
+            "Cannot replace view " + identifier);
+      } catch (AlreadyExistsException e) {
+        throw new LocationHeldException(e);
+      }
     });
   }
 

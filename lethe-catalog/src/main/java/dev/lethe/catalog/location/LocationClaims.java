@@ -83,6 +83,38 @@ public final class LocationClaims {
   }
 
   /**
+   * Makes {@code owner} hold only those of its claims whose root is in {@code keep}: a commit that
+   * does not move the table but no longer references files under an earlier root releases it
+   * (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md). Never claims anything new, so it
+   * checks no other owner.
+   *
+   * @param now ms since epoch, stored as the kept claims' creation time
+   * @return claims released
+   */
+  public static int narrow(Handle h, ClaimOwner owner, Collection<LocationPath> keep, long now) {
+    LocationClaimDao dao = new LocationClaimDao(h);
+    dao.lock();
+    List<LocationPath> held = dao.findByOwner(owner, true).stream().map(LocationClaim::root).toList();
+    List<LocationPath> kept = held.stream().filter(keep::contains).distinct().toList();
+    if (kept.size() == held.size()) {
+      return 0;
+    }
+    dao.deleteByOwner(owner);
+    for (LocationPath root : kept) {
+      dao.insert(owner, root, now);
+    }
+    return held.size() - kept.size();
+  }
+
+  /**
+   * The roots {@code owner} holds now, read without the claims lock (a commit's early look; the
+   * decision is taken again under the lock).
+   */
+  public static List<LocationPath> held(Handle h, ClaimOwner owner) {
+    return new LocationClaimDao(h).findByOwner(owner, false).stream().map(LocationClaim::root).toList();
+  }
+
+  /**
    * An early, lock-free check before a file is written (a create or a commit that moves a table):
    * refuses if another owner that still holds its claim overlaps one of {@code roots}. Changes
    * nothing; {@link #acquire} decides again under the lock.

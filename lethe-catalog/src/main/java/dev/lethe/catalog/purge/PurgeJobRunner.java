@@ -8,6 +8,7 @@ import dev.lethe.catalog.io.FileIOFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import dev.lethe.catalog.location.ClaimOverlap;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.InvalidLocationException;
 import dev.lethe.catalog.location.LocationClaim;
@@ -30,6 +31,8 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,15 +116,72 @@ public final class PurgeJobRunner {
     return props.map(p -> CatalogUtil.loadFileIO(job.fileIoImpl(), p, null));
   }
 
+  /**
+   * A view purge: its earlier metadata files, then the current one, then the directories that
+   * emptied; nothing of the view is left in the directories it wrote into
+   * (docs/design/0005-a-purged-view-leaves-nothing.md).
+   */
   private PurgeOutcome runView(CleanupJob job, FileIO io, Lease lease) {
     if (lease.lost()) {
       return new PurgeOutcome.LeaseLost();
     }
+    long deleted = 0;
+    Optional<LocationPath> currentFile = LocationPath.tryParse(job.metadataLocation());
+    ViewMetadata current = null;
+    if (currentFile.isPresent()) {
+      try {
+        current = ViewMetadataParser.read(io.newInputFile(job.metadataLocation()));
+      } catch (NotFoundException e) {
+        // the current file goes last: an earlier run deleted everything else before it
+        return new PurgeOutcome.Completed(0);
+      } catch (RuntimeException e) {
+        if (e.getCause() instanceof java.io.FileNotFoundException) {
+          return new PurgeOutcome.Completed(0);
+        }
+        LOG.warn("Cleanup job {}: cannot read view metadata {} ({}); only that file is deleted", job.jobId(),
+            job.metadataLocation(), oneLine(e));
+      }
+    }
+    if (current != null) {
+      List<LocationPath> dirs = ViewVersions.directories(current, currentFile.get());
+      List<String> older;
+      try {
+        List<LocationPath> others = database.background().withHandle(h -> {
+          List<LocationPath> all = new ArrayList<>();
+          for (LocationPath d : dirs) {
+            all.addAll(LocationClaims.claimedInside(h, d, ClaimOwner.job(job.jobId())));
+          }
+          return all;
+        });
+        older = ViewVersions.older(io, current, currentFile.get(), dirs, others);
+      } catch (RuntimeException e) {
+        return new PurgeOutcome.Transient("cannot list the metadata files of view " + job.metadataLocation() + ": "
+            + oneLine(e));
+      }
+      if (lease.lost()) {
+        return new PurgeOutcome.LeaseLost();
+      }
+      BatchOutcome earlier = FileBatchDeleter.delete(io, PurgePhase.PREVIOUS_METADATA_FILES, older);
+      filesDeleted.accept(earlier.deleted());
+      deleted += earlier.deleted();
+      if (earlier.failed() > 0) {
+        return new PurgeOutcome.Transient(earlier.failed() + " earlier metadata files of view " + job.metadataLocation()
+            + " could not be deleted");
+      }
+    }
     BatchOutcome outcome = FileBatchDeleter.delete(io, PurgePhase.CURRENT_METADATA_FILE, List.of(job.metadataLocation()));
     filesDeleted.accept(outcome.deleted());
-    return outcome.failed() == 0
-        ? new PurgeOutcome.Completed(outcome.deleted())
-        : new PurgeOutcome.Transient("cannot delete view metadata file " + job.metadataLocation());
+    if (outcome.failed() > 0) {
+      return new PurgeOutcome.Transient("cannot delete view metadata file " + job.metadataLocation());
+    }
+    if (current != null) {
+      LocationPath file = currentFile.get();
+      // the emptied metadata directory, and the view's location when that empties too; never above it
+      LocationPath.tryParse(current.location()).filter(l -> l.contains(file))
+          .or(file::parent)
+          .ifPresent(root -> LocationSweep.removeEmptyParents(file, PurgeScope.of(List.of(root), List.of())));
+    }
+    return new PurgeOutcome.Completed(deleted + outcome.deleted());
   }
 
   private PurgeOutcome runTable(CleanupJob job, FileIO io, Lease lease) {
@@ -150,7 +210,7 @@ public final class PurgeJobRunner {
     }
     PurgeScope scope;
     try {
-      scope = scope(job, TableRoots.of(metadata).roots());
+      scope = scope(job, ownedRoots(job, TableRoots.of(metadata).roots()));
     } catch (InvalidLocationException e) {
       return new PurgeOutcome.Terminal("cannot confine the purge of " + job.metadataLocation() + ": " + e.getMessage()
           + "; nothing is deleted");
@@ -313,6 +373,18 @@ public final class PurgeJobRunner {
     }
     String full = reason + "; the table's metadata and remaining files are kept";
     return terminal ? new PurgeOutcome.Terminal(full) : new PurgeOutcome.Transient(full);
+  }
+
+  /**
+   * Every root the dropped table owned: those of its current metadata and the earlier locations and
+   * write paths its kept snapshots still used, which its claims (handed to the job) name
+   * (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md).
+   */
+  private List<LocationPath> ownedRoots(CleanupJob job, List<LocationPath> current) {
+    List<LocationPath> all = new ArrayList<>(current);
+    database.background().withHandle(h -> new LocationClaimDao(h).findByOwner(ClaimOwner.job(job.jobId())))
+        .forEach(c -> all.add(c.root()));
+    return ClaimOverlap.minimal(all);
   }
 
   /** The scope of a job: the roots, minus what other entries claim inside them. */

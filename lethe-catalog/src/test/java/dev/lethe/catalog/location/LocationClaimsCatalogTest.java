@@ -164,9 +164,9 @@ class LocationClaimsCatalogTest {
       filesInA = s.count();
     }
     assertThatThrownBy(() -> other.updateLocation().setLocation("file:///" + a).commit())
-        .isInstanceOf(AlreadyExistsException.class).hasMessageStartingWith("Cannot commit db.copy");
+        .isInstanceOf(LocationHeldException.class).hasMessageStartingWith("Cannot commit db.copy");
     assertThatThrownBy(() -> other.updateProperties().set("write.metadata.path", a.resolve("metadata").toString()).commit())
-        .isInstanceOf(AlreadyExistsException.class);
+        .isInstanceOf(LocationHeldException.class);
     try (var s = Files.walk(a)) {
       assertThat(s.count()).as("no metadata file written into the other table's location").isEqualTo(filesInA);
     }
@@ -197,7 +197,7 @@ class LocationClaimsCatalogTest {
     }
     assertThatThrownBy(() -> catalog.commitTransaction(List.of(org.apache.iceberg.catalog.TableCommit.create(COPY, baseCopy,
             org.apache.iceberg.TableMetadata.buildFrom(baseCopy).setLocation("file://" + inside + "/x").build()))))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageStartingWith("Cannot commit db.copy")
+        .isInstanceOf(LocationHeldException.class).hasMessageStartingWith("Cannot commit db.copy")
         .hasMessageContaining("held by live table db.orig");
     try (var s = Files.walk(Path.of(inside))) {
       assertThat(s.count()).isEqualTo(files);
