@@ -91,7 +91,7 @@ public final class GitRemote {
   public static PullReport pull(GitStore store, String remote) {
     Repository r = repository(store, remote);
     try {
-      return store.lock().locked(store.gitDir(), () -> {
+      return store.locked(() -> {
         fetch(r, remote);
         String branch = r.getBranch();
         Ref ref = r.exactRef(Constants.R_REMOTES + remote + "/" + branch);
@@ -280,7 +280,7 @@ public final class GitRemote {
   public static PushOutcome push(GitStore store, String remote) {
     Repository r = repository(store, remote);
     try {
-      return store.lock().locked(store.gitDir(), () -> {
+      return store.locked(() -> {
         List<RecordKey> open = store.unresolvedConflicts();
         if (!open.isEmpty()) {
           return new Refused(open);
