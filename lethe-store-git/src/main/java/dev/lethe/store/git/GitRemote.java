@@ -92,6 +92,7 @@ public final class GitRemote {
     Repository r = repository(store, remote);
     try {
       return store.locked(() -> {
+        store.refuseUnmerged(r);
         fetch(r, remote);
         String branch = r.getBranch();
         Ref ref = r.exactRef(Constants.R_REMOTES + remote + "/" + branch);

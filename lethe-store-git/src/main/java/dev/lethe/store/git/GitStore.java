@@ -179,11 +179,19 @@ public final class GitStore implements Store, AutoCloseable {
    * empty (it becomes a repository at the first write) or has a {@code .git} directory. Reads the
    * directory's entries only.
    *
-   * @return a message naming {@code dir}: not a directory, or not empty and not a git work tree
+   * @return a message naming {@code dir}: not a directory, not empty and not a git work tree, or
+   *     holding a {@code .git} directory that is not a repository
    */
   public static Optional<String> refusal(Path dir) {
     Path root = dir.toAbsolutePath().normalize();
-    if (!Files.exists(root) || Files.isDirectory(root.resolve(Constants.DOT_GIT))) {
+    Path dotGit = root.resolve(Constants.DOT_GIT);
+    if (Files.isDirectory(dotGit)) {
+      return org.eclipse.jgit.lib.RepositoryCache.FileKey.isGitRepository(dotGit.toFile(),
+          org.eclipse.jgit.util.FS.DETECTED) ? Optional.empty()
+          : Optional.of(root + " has a .git directory that is not a git repository (no HEAD, objects or refs"
+              + " in it); remove it or name another directory");
+    }
+    if (!Files.exists(root)) {
       return Optional.empty();
     }
     if (!Files.isDirectory(root)) {
@@ -361,6 +369,7 @@ public final class GitStore implements Store, AutoCloseable {
     try {
       Repository r = repository();
       return locked(() -> {
+        refuseUnmerged(r);
         Set<RecordKey> distinct = new LinkedHashSet<>(keys);
         markPending(distinct);
         R result;
@@ -385,6 +394,27 @@ public final class GitStore implements Store, AutoCloseable {
       throw new UncheckedIOException("Cannot write " + (keys.size() == 1 ? keys.get(0) : keys.size() + " records")
           + " to git store " + root, e);
     }
+  }
+
+  /**
+   * Refuses a write or pull while the index holds a merge the user has not finished: its commit
+   * would fail after the record file was written (docs/design/0125-git-store.md).
+   *
+   * @throws IOException naming the first unmerged paths
+   */
+  void refuseUnmerged(Repository r) throws IOException {
+    DirCache dc = r.readDirCache();
+    if (!dc.hasUnmergedPaths()) {
+      return;
+    }
+    Set<String> paths = new TreeSet<>();
+    for (int i = 0; i < dc.getEntryCount() && paths.size() < 5; i++) {
+      if (dc.getEntry(i).getStage() != DirCacheEntry.STAGE_0) {
+        paths.add(dc.getEntry(i).getPathString());
+      }
+    }
+    throw new IOException("a git merge is not finished in " + root + " (unmerged: " + String.join(", ", paths)
+        + "); commit or abort it (git merge --abort) first");
   }
 
   private static String message(String verb, Collection<RecordKey> keys) {
