@@ -125,7 +125,13 @@ class StoreCliGitTest {
     Path bare = dir.resolve("bare.git");
     Git.init().setBare(true).setDirectory(bare.toFile()).call().close();
     List<String> bareBefore = tree(bare);
-    for (String uri : List.of("git:", "git://", "git:" + project, "git:" + bare)) {
+    Path emptyDotGit = dir.resolve("emptygit");
+    Files.createDirectories(emptyDotGit.resolve(".git"));
+    Path garbageDotGit = dir.resolve("garbagegit");
+    Files.createDirectories(garbageDotGit.resolve(".git"));
+    Files.writeString(garbageDotGit.resolve(".git").resolve("HEAD"), "garbage\n");
+    for (String uri : List.of("git:", "git://", "git:" + project, "git:" + bare, "git:" + emptyDotGit,
+        "git:" + garbageDotGit)) {
       for (Run r : List.of(onKey(uri, "put", "--body-file", body("x").toString()), onKey(uri, "get"),
           run("store", "list", "--store", uri), run("store", "sync", "--store", "file:" + dir.resolve("f"), "--peer", uri))) {
         assertThat(r.code()).as(uri + ": " + r.err()).isEqualTo(2);
@@ -134,9 +140,55 @@ class StoreCliGitTest {
     }
     assertThat(tree(project)).containsExactly("", "README");
     assertThat(tree(bare)).isEqualTo(bareBefore);
+    assertThat(tree(emptyDotGit)).containsExactly("", ".git");
+    assertThat(tree(garbageDotGit)).containsExactly("", ".git", ".git/HEAD");
     assertThat(run("store", "get", "--store", "git:" + dir.resolve("missing"), "--namespace", "ns",
         "--collection", "col", "--id", "rec").code()).isEqualTo(2);
     assertThat(dir.resolve("missing")).doesNotExist();
+  }
+
+  /** A user's {@code git merge} that stopped on a conflict: lethe writes nothing until it is finished. */
+  @Test
+  void aWriteOrPullDuringAnUnfinishedUserMergeIsRefusedExit1WithOneLineAndWritesNothing() throws Exception {
+    Path repo = dir.resolve("repo");
+    String store = "git:" + repo;
+    assertThat(onKey(store, "put", "--body-file", body("v1").toString()).code()).isZero();
+    Path bare = dir.resolve("remote.git");
+    Git.init().setBare(true).setInitialBranch(GitStore.BRANCH).setDirectory(bare.toFile()).call().close();
+    org.eclipse.jgit.lib.ObjectId head;
+    try (Git git = Git.open(repo.toFile())) {
+      git.remoteAdd().setName("origin").setUri(new org.eclipse.jgit.transport.URIish(bare.toUri().toString())).call();
+      git.checkout().setCreateBranch(true).setName("side").call();
+      Files.writeString(repo.resolve("ns/col/rec.json"), "side\n");
+      git.add().addFilepattern("ns/col/rec.json").call();
+      git.commit().setMessage("side").call();
+      git.checkout().setName(GitStore.BRANCH).call();
+      Files.writeString(repo.resolve("ns/col/rec.json"), "main\n");
+      git.add().addFilepattern("ns/col/rec.json").call();
+      git.commit().setMessage("main").call();
+      assertThat(git.merge().include(git.getRepository().resolve("side")).call().getMergeStatus())
+          .isEqualTo(org.eclipse.jgit.api.MergeResult.MergeStatus.CONFLICTING);
+      head = git.getRepository().resolve("HEAD");
+    }
+    for (Run r : List.of(
+        run("store", "put", "--store", store, "--namespace", "ns", "--collection", "col", "--id", "other",
+            "--body-file", body("x").toString()),
+        run("store", "put", "--store", store, "--namespace", "ns", "--collection", "col", "--id", "another",
+            "--body-file", body("x").toString()),
+        run("store", "pull", "--store", store))) {
+      assertThat(r.code()).as(r.err()).isEqualTo(1);
+      assertThat(r.errLines()).singleElement().asString().contains(repo.toString())
+          .contains("merge is not finished").contains("ns/col/rec.json");
+    }
+    assertThat(repo.resolve("ns/col/other.json")).doesNotExist();
+    assertThat(repo.resolve("ns/col/another.json")).doesNotExist();
+    assertThat(repo.resolve(".git").resolve("lethe-pending")).doesNotExist();
+    try (Git git = Git.open(repo.toFile())) {
+      assertThat(git.getRepository().resolve("HEAD")).isEqualTo(head);
+      git.reset().setMode(org.eclipse.jgit.api.ResetCommand.ResetType.HARD).call(); // the merge given up
+    }
+    assertThat(run("store", "put", "--store", store, "--namespace", "ns", "--collection", "col", "--id", "other",
+        "--body-file", body("x").toString()).code()).isZero();
   }
 
   @Test

@@ -91,7 +91,8 @@ public final class GitRemote {
   public static PullReport pull(GitStore store, String remote) {
     Repository r = repository(store, remote);
     try {
-      return store.lock().locked(store.gitDir(), () -> {
+      return store.locked(() -> {
+        store.refuseUnmerged(r);
         fetch(r, remote);
         String branch = r.getBranch();
         Ref ref = r.exactRef(Constants.R_REMOTES + remote + "/" + branch);
@@ -105,7 +106,7 @@ public final class GitRemote {
           if (walk.isMergedInto(theirs, ours)) {
             return new PullReport("up-to-date", 0, 0, List.of());
           }
-          if (walk.isMergedInto(ours, theirs)) {
+          if (walk.isMergedInto(ours, theirs) && !bringsABrokenRecord(r, ours.getTree(), theirs.getTree())) {
             checkout(store, r, ours.getTree(), theirs.getTree());
             GitStore.moveHead(r, ours, theirs, "pull " + remote + ": fast-forward");
             return new PullReport("fast-forward", 0, 0, List.of());
@@ -116,6 +117,32 @@ public final class GitRemote {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot pull " + store + " from remote " + remote, e);
     }
+  }
+
+  /**
+   * Whether a record changed between {@code from} and {@code to} does not parse or prove itself: a
+   * fast-forward would check it out, so the pull merges instead and the merge keeps ours
+   * (docs/design/0126-git-pull-and-push.md).
+   */
+  private static boolean bringsABrokenRecord(Repository r, RevTree from, RevTree to) throws IOException {
+    RecordJson json = new RecordJson();
+    try (TreeWalk tw = new TreeWalk(r)) {
+      tw.setRecursive(true);
+      tw.addTree(from);
+      tw.addTree(to);
+      tw.setFilter(TreeFilter.ANY_DIFF);
+      while (tw.next()) {
+        Optional<RecordKey> key = GitStore.keyOf(tw.getPathString());
+        if (key.isPresent()) {
+          try {
+            read(r, json, key.get(), tw.getObjectId(1), "on the remote");
+          } catch (IllegalStateException unreadable) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   private static PullReport merge(GitStore store, Repository r, String remote, RevWalk walk, RevCommit ours,
@@ -152,6 +179,14 @@ public final class GitRemote {
           continue; // the same on both sides, or changed here only
         }
         Optional<RecordKey> key = GitStore.keyOf(path);
+        if (o.equals(b) && key.isPresent()) {
+          try {
+            read(r, json, key.get(), t, "on the remote"); // docs/design/0126-git-pull-and-push.md
+          } catch (IllegalStateException unreadable) {
+            conflicts.add(new PullConflict(key.get(), unreadable.getMessage()));
+            continue;
+          }
+        }
         if (o.equals(b)) {
           edits.put(path, t.equals(ObjectId.zeroId()) ? null : t); // changed on the remote only
           taken += key.isPresent() ? 1 : 0;
@@ -280,7 +315,7 @@ public final class GitRemote {
   public static PushOutcome push(GitStore store, String remote) {
     Repository r = repository(store, remote);
     try {
-      return store.lock().locked(store.gitDir(), () -> {
+      return store.locked(() -> {
         List<RecordKey> open = store.unresolvedConflicts();
         if (!open.isEmpty()) {
           return new Refused(open);

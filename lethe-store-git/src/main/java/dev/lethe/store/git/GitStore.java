@@ -94,6 +94,9 @@ public final class GitStore implements Store, AutoCloseable {
     /** The write of {@code keys} is on disk and not committed yet. */
     void beforeCommit(Collection<RecordKey> keys) throws IOException;
 
+    /** A commit holds the index lock ({@code .git/index.lock}) and has not moved HEAD yet. */
+    default void indexLocked() throws IOException { }
+
     CommitObserver NONE = keys -> { };
   }
 
@@ -176,11 +179,19 @@ public final class GitStore implements Store, AutoCloseable {
    * empty (it becomes a repository at the first write) or has a {@code .git} directory. Reads the
    * directory's entries only.
    *
-   * @return a message naming {@code dir}: not a directory, or not empty and not a git work tree
+   * @return a message naming {@code dir}: not a directory, not empty and not a git work tree, or
+   *     holding a {@code .git} directory that is not a repository
    */
   public static Optional<String> refusal(Path dir) {
     Path root = dir.toAbsolutePath().normalize();
-    if (!Files.exists(root) || Files.isDirectory(root.resolve(Constants.DOT_GIT))) {
+    Path dotGit = root.resolve(Constants.DOT_GIT);
+    if (Files.isDirectory(dotGit)) {
+      return org.eclipse.jgit.lib.RepositoryCache.FileKey.isGitRepository(dotGit.toFile(),
+          org.eclipse.jgit.util.FS.DETECTED) ? Optional.empty()
+          : Optional.of(root + " has a .git directory that is not a git repository (no HEAD, objects or refs"
+              + " in it); remove it or name another directory");
+    }
+    if (!Files.exists(root)) {
       return Optional.empty();
     }
     if (!Files.isDirectory(root)) {
@@ -357,7 +368,8 @@ public final class GitStore implements Store, AutoCloseable {
   private <R> R write(List<RecordKey> keys, String verb, boolean consumer, Supplier<R> op) {
     try {
       Repository r = repository();
-      return lock.locked(gitDir(), () -> {
+      return locked(() -> {
+        refuseUnmerged(r);
         Set<RecordKey> distinct = new LinkedHashSet<>(keys);
         markPending(distinct);
         R result;
@@ -382,6 +394,27 @@ public final class GitStore implements Store, AutoCloseable {
       throw new UncheckedIOException("Cannot write " + (keys.size() == 1 ? keys.get(0) : keys.size() + " records")
           + " to git store " + root, e);
     }
+  }
+
+  /**
+   * Refuses a write or pull while the index holds a merge the user has not finished: its commit
+   * would fail after the record file was written (docs/design/0125-git-store.md).
+   *
+   * @throws IOException naming the first unmerged paths
+   */
+  void refuseUnmerged(Repository r) throws IOException {
+    DirCache dc = r.readDirCache();
+    if (!dc.hasUnmergedPaths()) {
+      return;
+    }
+    Set<String> paths = new TreeSet<>();
+    for (int i = 0; i < dc.getEntryCount() && paths.size() < 5; i++) {
+      if (dc.getEntry(i).getStage() != DirCacheEntry.STAGE_0) {
+        paths.add(dc.getEntry(i).getPathString());
+      }
+    }
+    throw new IOException("a git merge is not finished in " + root + " (unmerged: " + String.join(", ", paths)
+        + "); commit or abort it (git merge --abort) first");
   }
 
   private static String message(String verb, Collection<RecordKey> keys) {
@@ -459,6 +492,7 @@ public final class GitStore implements Store, AutoCloseable {
   boolean commitFiles(Repository r, Collection<String> paths, String message, String author) throws IOException {
     DirCache dc = r.lockDirCache();
     try (ObjectInserter ins = r.newObjectInserter()) {
+      observer.indexLocked();
       DirCacheEditor editor = dc.editor();
       boolean changed = false;
       for (String path : paths) {
@@ -562,35 +596,59 @@ public final class GitStore implements Store, AutoCloseable {
   }
 
   /**
-   * Finishes a write a crash left between its record file and its commit: each pending file that
-   * is absent or holds a whole record of its key proving its content is committed. The fs write is
-   * atomic, so any other file is a hand edit: it is left as it is, for reads to report.
+   * Runs {@code action} under the store lock, first finishing a write a crashed process left
+   * behind (docs/design/0127-git-crash-repair.md): the marker is only ever present under the lock
+   * when its writer died, whether this store was opened before or after the crash.
    */
+  <T> T locked(RepoLock.Action<T> action) throws IOException {
+    return lock.locked(gitDir(), () -> {
+      Repository r = repo;
+      if (r != null && Files.exists(gitDir().resolve(PENDING))) {
+        repairLocked(r);
+      }
+      return action.run();
+    });
+  }
+
   private void repair() {
     try {
-      Repository r = repo;
-      lock.locked(gitDir(), () -> {
-        Path marker = gitDir().resolve(PENDING);
-        if (!Files.exists(marker)) {
-          return null;
-        }
-        List<String> good = new ArrayList<>();
-        for (String path : Files.readAllLines(marker, StandardCharsets.UTF_8)) {
-          Optional<RecordKey> key = keyOf(path);
-          if (key.isEmpty()) {
-            continue;
-          }
-          Path file = root.resolve(path);
-          if (!Files.exists(file) || provesItself(file, key.get())) {
-            good.add(path);
-          } // else a hand edit (fs writes are whole): left for reads to report, never overwritten
-        }
-        commitFiles(r, good, "repair: commit a write interrupted before its commit", LETHE);
-        Files.delete(marker);
-        return null;
-      });
+      locked(() -> null);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot repair git store " + root, e);
+    }
+  }
+
+  /**
+   * Finishes a write a crash left between its record file and its commit: each pending file that
+   * is absent or holds a whole record of its key proving its content is committed. The fs write is
+   * atomic, so any other file is a hand edit: it is left as it is, for reads to report. The index
+   * and ref lock files the dead writer may have held are removed first.
+   */
+  private void repairLocked(Repository r) throws IOException {
+    Path marker = gitDir().resolve(PENDING);
+    removeStaleGitLocks(r);
+    List<String> good = new ArrayList<>();
+    for (String path : Files.readAllLines(marker, StandardCharsets.UTF_8)) {
+      Optional<RecordKey> key = keyOf(path);
+      if (key.isEmpty()) {
+        continue;
+      }
+      Path file = root.resolve(path);
+      if (!Files.exists(file) || provesItself(file, key.get())) {
+        good.add(path);
+      } // else a hand edit (fs writes are whole): left for reads to report, never overwritten
+    }
+    commitFiles(r, good, "repair: commit a write interrupted before its commit", LETHE);
+    Files.delete(marker);
+  }
+
+  /** Removes the index's, HEAD's and HEAD's branch's lock files, which only a dead writer can hold here. */
+  private void removeStaleGitLocks(Repository r) throws IOException {
+    Files.deleteIfExists(gitDir().resolve("index.lock"));
+    Files.deleteIfExists(gitDir().resolve(Constants.HEAD + ".lock"));
+    org.eclipse.jgit.lib.Ref head = r.exactRef(Constants.HEAD);
+    if (head != null && head.isSymbolic()) {
+      Files.deleteIfExists(gitDir().resolve(head.getTarget().getName() + ".lock"));
     }
   }
 
@@ -645,11 +703,7 @@ public final class GitStore implements Store, AutoCloseable {
     }
   }
 
-  /** Package access for pull and push: the lock, the fs store, the repository (null before the first write). */
-  RepoLock lock() {
-    return lock;
-  }
-
+  /** Package access for pull and push: the fs store, the repository (null before the first write). */
   FsStore files() {
     return files;
   }

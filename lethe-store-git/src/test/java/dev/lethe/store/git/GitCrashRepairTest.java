@@ -120,4 +120,32 @@ class GitCrashRepairTest {
           Optional.of(v1.revision()))).isInstanceOf(Committed.class);
     }
   }
+
+  /**
+   * A store opened before a sibling process died inside its write (a server next to a killed
+   * {@code lethe store put}): its next write commits the dead one's record and proceeds, at either
+   * step, and a store opened afterwards opens.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"before-commit", "index-locked"})
+  void aStoreOpenBeforeASiblingWasKilledMidWriteCommitsItAndKeepsWriting(String step) throws Exception {
+    Path repo = dir.resolve("a");
+    RecordKey other = new RecordKey("ns", "col", "other");
+    try (GitStore server = GitStore.open(repo, 32, Clock.systemUTC())) {
+      server.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v1"), Meta.EMPTY), Optional.empty());
+      killWriterAt(repo, key, step);
+      assertThat(server.put(Record.draft(other, Kind.DOCUMENT, Body.Inline.text("after"), Meta.EMPTY),
+          Optional.empty())).isInstanceOf(Committed.class);
+      assertThat(clean(repo)).as("the killed write is committed, not left in the work tree").isTrue();
+      assertThat(log(repo, "ns/col/rec.json")).hasSize(2).first().asString().startsWith("repair:");
+      assertThat(log(repo, "ns/col/other.json")).containsExactly("put ns/col/other");
+      assertThat(Files.exists(repo.resolve(".git").resolve(GitStore.PENDING))).isFalse();
+    }
+    killWriterAt(repo, key, step);
+    try (GitStore reopened = GitStore.open(repo, 32, Clock.systemUTC())) {
+      assertThat(clean(repo)).isTrue();
+      assertThat(log(repo, "ns/col/rec.json")).hasSize(3).first().asString().startsWith("repair:");
+      assertThat(reopened.get(key)).map(GitCrashRepairTest::text).contains("written by the killed process");
+    }
+  }
 }

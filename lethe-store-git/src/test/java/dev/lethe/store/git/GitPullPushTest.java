@@ -164,4 +164,33 @@ class GitPullPushTest {
     assertThat(pull.merged()).isEqualTo(1);
     assertThat(text(b.get(log).orElseThrow())).contains("one\n").contains("two\n").contains("three\n");
   }
+
+  /** A peer that committed a broken record with plain git (a hand edit, a user's merge): pull keeps ours. */
+  @Test
+  void aRecordChangedOnlyOnTheRemoteThatDoesNotParseOrProveItselfIsAConflictAndTheLocalRecordStays() throws Exception {
+    RecordKey second = new RecordKey("notes", "2026", "second");
+    a.put(Record.draft(second, Kind.DOCUMENT, Body.Inline.text("v1"), Meta.EMPTY), Optional.empty());
+    assertThat(GitRemote.push(a, "origin")).isInstanceOf(GitRemote.Pushed.class);
+    assertThat(GitRemote.pull(b, "origin").conflicts()).isEmpty();
+    try (Git git = Git.open(dir.resolve("b").toFile())) {
+      for (RecordKey k : List.of(key, second)) {
+        Path file = dir.resolve("b").resolve(GitStore.treePath(k));
+        String broken = k.equals(key) ? "<<<<<<< HEAD\nv1\n=======\nv2\n>>>>>>> side\n"
+            : java.nio.file.Files.readString(file).replace("\"text\" : \"v1\"", "\"text\" : \"forged\"");
+        assertThat(broken).doesNotContain("\"v1\"");
+        java.nio.file.Files.writeString(file, broken);
+        git.add().addFilepattern(GitStore.treePath(k)).call();
+        git.commit().setMessage("by hand").call();
+        git.push().setRemote("origin").call();
+
+        PullReport pull = GitRemote.pull(a, "origin");
+        assertThat(pull.conflicts()).extracting(GitRemote.PullConflict::key).containsExactly(k);
+        assertThat(pull.conflicts().get(0).reason()).contains("on the remote");
+        assertThat(a.get(k)).map(GitPullPushTest::text).contains("v1");
+      }
+    }
+    assertThat(a.unresolvedConflicts()).containsExactly(second, key);
+    put(a, "v2 written after the pull");
+    assertThat(a.unresolvedConflicts()).containsExactly(second);
+  }
 }

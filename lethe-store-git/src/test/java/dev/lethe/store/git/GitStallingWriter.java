@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
  * A separate process for {@link GitCrashRepairTest}: edits a record of a git store and stops at
  * one step of the write, announcing {@code stopped <step>} and waiting to be killed. Arguments:
  * store directory, key, step ({@code before-rename}: the temp file is durable, the record file
- * is the old one; {@code before-commit}: the record file is the new one, nothing is committed).
+ * is the old one; {@code before-commit}: the record file is the new one, nothing is committed;
+ * {@code index-locked}: as before-commit, and the commit holds {@code .git/index.lock}).
  */
 public final class GitStallingWriter {
   public static void main(String[] args) throws Exception {
@@ -31,7 +32,19 @@ public final class GitStallingWriter {
       }
     };
     WriteObserver fs = step.equals("before-rename") ? (key, temp) -> stop.run() : WriteObserver.NONE;
-    GitStore.CommitObserver git = step.equals("before-commit") ? keys -> stop.run() : GitStore.CommitObserver.NONE;
+    GitStore.CommitObserver git = switch (step) {
+      case "before-commit" -> keys -> stop.run();
+      case "index-locked" -> new GitStore.CommitObserver() {
+        @Override
+        public void beforeCommit(java.util.Collection<RecordKey> keys) { }
+
+        @Override
+        public void indexLocked() {
+          stop.run();
+        }
+      };
+      default -> GitStore.CommitObserver.NONE;
+    };
     GitStore store = GitStore.open(Path.of(args[0]), 32, Clock.systemUTC(), fs, git);
     RecordKey key = RecordKey.parse(args[1]);
     Record current = store.get(key).orElseThrow();
