@@ -145,7 +145,7 @@ public final class CatalogDatabase implements AutoCloseable {
   public static CatalogDatabase open(DatabaseSettings settings) {
     DatabaseVendor vendor = DatabaseVendor.fromJdbcUrl(settings.jdbcUrl());
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(settings.jdbcUrl());
+    config.setJdbcUrl(vendor == DatabaseVendor.H2 ? appendOnlyH2(settings.jdbcUrl()) : settings.jdbcUrl());
     if (settings.user() != null) {
       config.setUsername(settings.user());
     }
@@ -167,6 +167,35 @@ public final class CatalogDatabase implements AutoCloseable {
       ds.close();
       throw e;
     }
+  }
+
+  /**
+   * The URL of an embedded H2 file database with {@code REUSE_SPACE=FALSE} added: H2 then appends
+   * every store to the end of its file instead of writing it into the space of chunks it freed,
+   * which after a killed process made it reopen at a store seconds old, losing commits already in
+   * the file (docs/design/0055-h2-appends-its-stores.md). Unchanged: a URL that sets {@code
+   * REUSE_SPACE} itself, an in-memory ({@code mem:}) or server-mode ({@code tcp:}, {@code ssl:})
+   * database (whose file belongs to the H2 server's process), a read-only {@code zip:} one.
+   *
+   * @param url a {@code jdbc:h2:} URL, not null
+   * @return the URL to open
+   */
+  static String appendOnlyH2(String url) {
+    String rest = url.substring("jdbc:h2:".length());
+    String lower = rest.toLowerCase(java.util.Locale.ROOT);
+    if (lower.startsWith("mem:") || lower.startsWith("tcp:") || lower.startsWith("ssl:") || lower.startsWith("zip:")) {
+      return url;
+    }
+    int settingsStart = rest.indexOf(';');
+    if (settingsStart >= 0) {
+      for (String setting : rest.substring(settingsStart + 1).split(";")) {
+        int eq = setting.indexOf('=');
+        if ((eq < 0 ? setting : setting.substring(0, eq)).trim().equalsIgnoreCase("REUSE_SPACE")) {
+          return url;
+        }
+      }
+    }
+    return url + ";REUSE_SPACE=FALSE";
   }
 
   private static void migrate(DataSource ds, DatabaseVendor vendor) {
