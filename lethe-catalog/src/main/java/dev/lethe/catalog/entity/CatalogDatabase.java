@@ -9,6 +9,10 @@ import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.StatementCustomizer;
 
 import com.zaxxer.hikari.HikariConfig;
+import java.sql.Connection;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStore;
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
 import dev.lethe.catalog.entity.migration.V7__names_compare_exactly;
@@ -26,10 +30,12 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Every vendor runs {@code READ COMMITTED} (MySQL/MariaDB are switched from their default
  * {@code REPEATABLE READ}), so the rules that lock and then read behave the same everywhere.
  *
- * <p>On H2 every JDBI callback ends with a {@code CHECKPOINT} once no transaction is open: H2's
- * store writes committed transactions to its file from a background thread up to a second later, so
- * without it a process killed right after answering a commit lost that commit
- * (docs/design/0053-h2-commits-survive-a-killed-process.md).
+ * <p>On H2 every JDBI callback ends, once no transaction is open, by writing what it committed to
+ * the database's file: H2's store writes committed transactions to its file from a background thread
+ * up to a second later, so without it a process killed right after answering a commit lost that
+ * commit (docs/design/0053-h2-commits-survive-a-killed-process.md). {@link #awaitDurable()} is the
+ * same barrier for a caller that is about to act on another thread's commit, such as a purge about
+ * to delete files (docs/design/0054-no-file-deleted-before-the-drop-is-durable.md).
  *
  * <p>Closing it closes the pool; an embedded H2 database closes with its last connection.
  */
@@ -66,9 +72,8 @@ public final class CatalogDatabase implements AutoCloseable {
 
   /**
    * Writes what a callback committed to H2's file before the callback's result is used (an answer
-   * to a client): {@code CHECKPOINT} commits H2's store to its file (the operating system's cache,
-   * which a killed process does not lose). Skipped inside an open transaction (a nested callback);
-   * the outermost callback checkpoints. A no-op on an in-memory database.
+   * to a client), with {@link #writeCommitted(Handle)}. Skipped inside an open transaction (a nested
+   * callback); the outermost callback writes.
    */
   private static final class CheckpointAfterCallback implements HandleCallbackDecorator {
     @Override
@@ -92,8 +97,41 @@ public final class CatalogDatabase implements AutoCloseable {
 
     private static void checkpoint(Handle handle) {
       if (!handle.isClosed() && !handle.isInTransaction()) {
-        handle.execute("CHECKPOINT");
+        writeCommitted(handle);
       }
+    }
+  }
+
+  /**
+   * Returns once every transaction H2 committed before the call is in the database's file (the
+   * operating system's cache, which a killed process does not lose). {@code CHECKPOINT} alone is not
+   * that: when H2's background writer (or a commit over its unsaved-memory limit) has already taken
+   * the changes into a store it writes on another thread, {@code CHECKPOINT} finds nothing unsaved
+   * and returns before that write is done (docs/design/0054-no-file-deleted-before-the-drop-is-durable.md).
+   * So on an embedded database this commits the store itself and then waits, under the store's
+   * lock, for every write in flight. A server-mode ({@code jdbc:h2:tcp:}) session runs {@code
+   * CHECKPOINT}: the data lives in the H2 server's process, which a killed Lethe does not take down.
+   * Nothing to write for an in-memory or read-only database.
+   */
+  private static void writeCommitted(Handle handle) {
+    MVStore store = embeddedStore(handle.getConnection());
+    if (store == null) {
+      handle.execute("CHECKPOINT");
+    } else if (store.isPersistent() && !store.isReadOnly()) {
+      store.commit();
+      store.executeFilestoreOperation(() -> { });
+    }
+  }
+
+  private static MVStore embeddedStore(Connection connection) {
+    try {
+      if (connection.isWrapperFor(JdbcConnection.class)
+          && connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal local) {
+        return local.getDatabase().getStore().getMvStore();
+      }
+      return null;
+    } catch (SQLException e) {
+      throw new IllegalStateException("Cannot reach the H2 store of a catalog connection: " + e.getMessage(), e);
     }
   }
 
@@ -107,7 +145,7 @@ public final class CatalogDatabase implements AutoCloseable {
   public static CatalogDatabase open(DatabaseSettings settings) {
     DatabaseVendor vendor = DatabaseVendor.fromJdbcUrl(settings.jdbcUrl());
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(settings.jdbcUrl());
+    config.setJdbcUrl(vendor == DatabaseVendor.H2 ? appendOnlyH2(settings.jdbcUrl()) : settings.jdbcUrl());
     if (settings.user() != null) {
       config.setUsername(settings.user());
     }
@@ -129,6 +167,35 @@ public final class CatalogDatabase implements AutoCloseable {
       ds.close();
       throw e;
     }
+  }
+
+  /**
+   * The URL of an embedded H2 file database with {@code REUSE_SPACE=FALSE} added: H2 then appends
+   * every store to the end of its file instead of writing it into the space of chunks it freed,
+   * which after a killed process made it reopen at a store seconds old, losing commits already in
+   * the file (docs/design/0055-h2-appends-its-stores.md). Unchanged: a URL that sets {@code
+   * REUSE_SPACE} itself, an in-memory ({@code mem:}) or server-mode ({@code tcp:}, {@code ssl:})
+   * database (whose file belongs to the H2 server's process), a read-only {@code zip:} one.
+   *
+   * @param url a {@code jdbc:h2:} URL, not null
+   * @return the URL to open
+   */
+  static String appendOnlyH2(String url) {
+    String rest = url.substring("jdbc:h2:".length());
+    String lower = rest.toLowerCase(java.util.Locale.ROOT);
+    if (lower.startsWith("mem:") || lower.startsWith("tcp:") || lower.startsWith("ssl:") || lower.startsWith("zip:")) {
+      return url;
+    }
+    int settingsStart = rest.indexOf(';');
+    if (settingsStart >= 0) {
+      for (String setting : rest.substring(settingsStart + 1).split(";")) {
+        int eq = setting.indexOf('=');
+        if ((eq < 0 ? setting : setting.substring(0, eq)).trim().equalsIgnoreCase("REUSE_SPACE")) {
+          return url;
+        }
+      }
+    }
+    return url + ";REUSE_SPACE=FALSE";
   }
 
   private static void migrate(DataSource ds, DatabaseVendor vendor) {
@@ -155,6 +222,22 @@ public final class CatalogDatabase implements AutoCloseable {
    */
   public Jdbi jdbi() {
     return jdbi;
+  }
+
+  /**
+   * Returns once every transaction committed before the call, on any connection of this pool, is
+   * as durable as the database makes a commit: on H2 it is in the database's file (as after a
+   * {@link #jdbi()} callback); PostgreSQL and MariaDB answer a commit once it is durable, so there
+   * nothing is left to do. Called before a purge deletes its first file, so that no file goes while
+   * the drop that enqueued the job could still be lost
+   * (docs/design/0054-no-file-deleted-before-the-drop-is-durable.md).
+   *
+   * @throws org.jdbi.v3.core.ConnectionException if no connection can be had
+   */
+  public void awaitDurable() {
+    if (vendor == DatabaseVendor.H2) {
+      background.useHandle(CatalogDatabase::writeCommitted);
+    }
   }
 
   /**

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * LeaseHeartbeat}, the files are deleted by the same {@link PurgeJobRunner} (same order, same
  * stop-before-metadata failure policy), the row change is the one {@link PurgeTransition} decides
  * (with the {@link RetryBackoff} wait), written with a compare-and-set on the lease, and an ended
- * job releases its location claims in that same transaction.
+ * job releases its location claims in that same transaction. No file is deleted before the
+ * transaction that dropped the entry and wrote the job is durable ({@link
+ * CatalogDatabase#awaitDurable()}), whichever path enqueued it.
  */
 public final class PurgeJobExecutor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PurgeJobExecutor.class);
@@ -78,6 +80,8 @@ public final class PurgeJobExecutor implements AutoCloseable {
       emit(new PurgeEvent.PurgeStarted(job));
       PurgeOutcome outcome;
       try {
+        // docs/design/0054-no-file-deleted-before-the-drop-is-durable.md
+        database.awaitDurable();
         outcome = runner.run(job, lease);
       } catch (RuntimeException e) {
         LOG.warn("Cleanup job {} failed", job.jobId(), e);

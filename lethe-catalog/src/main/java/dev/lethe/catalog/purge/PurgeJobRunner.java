@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * streams each phase's batches into the shared {@link DeletePool}, finishing a phase before the
  * next so the current metadata file goes last. It checks the lease before every batch and stops at
  * once when it is lost. A phase with undeleted files stops the run before the metadata files go,
- * so a retry can still walk the table; a retry resumes after the last finished phase.
+ * so a retry can still walk the table; a retry resumes after the last finished phase, whose mark is
+ * durable before the next phase deletes anything ({@link CatalogDatabase#awaitDurable()}).
  *
  * <p>Issue 9 rules 1 and 4 (docs/design/0003-purge-sweep-and-kept-files.md): every path is confined
  * by a {@link PurgeScope} (files outside the table's roots are kept and counted), and before the
@@ -304,6 +305,9 @@ public final class PurgeJobRunner {
           new CleanupJobDao(h).recordProgress(job.jobId(), last, phase, kept.count())), null)) {
         return new PurgeOutcome.LeaseLost();
       }
+      // the next phase deletes what a retry without this mark would need to read
+      // (docs/design/0054-no-file-deleted-before-the-drop-is-durable.md)
+      database.awaitDurable();
     }
     LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept, io));
     logKept(job, kept);
