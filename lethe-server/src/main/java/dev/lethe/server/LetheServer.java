@@ -32,6 +32,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
+import dev.lethe.catalog.entity.ServerSecrets;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFile;
@@ -114,9 +115,12 @@ public final class LetheServer implements AutoCloseable {
   private final ShutdownGate gate;
   private final long shutdownTimeoutMs;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final PageTokenKey pageTokenKey;
 
   private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
-      SoftDeleteExpiry expiry, DeletePool deletes, Store store, ShutdownGate gate, long shutdownTimeoutMs) {
+      SoftDeleteExpiry expiry, DeletePool deletes, Store store, ShutdownGate gate, long shutdownTimeoutMs,
+      PageTokenKey pageTokenKey) {
+    this.pageTokenKey = pageTokenKey;
     this.app = app;
     this.gate = gate;
     this.shutdownTimeoutMs = shutdownTimeoutMs;
@@ -208,6 +212,7 @@ public final class LetheServer implements AutoCloseable {
     SoftDeleteExpiry expiry = null;
     Store store = null;
     ShutdownGate gate;
+    PageTokenKey pageTokens;
     StoreSettings storeSettings;
     try {
       storeSettings = StoreConfig.settings(config.properties(), config.dataDir());
@@ -283,10 +288,15 @@ public final class LetheServer implements AutoCloseable {
       };
       // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
       TableDrops drops = new TableDrops(asyncDrops, softDeletes);
-      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, asyncDrops, drops);
-      CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access);
-      SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops);
-      StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access));
+      // one key in the catalog database, so every replica on it accepts the others' page tokens
+      // (docs/design/0423-signed-page-tokens.md)
+      pageTokens = PageTokenKey.of(new ServerSecrets(database, new java.security.SecureRandom(), clock)
+          .loadOrCreate(ServerSecrets.PAGE_TOKEN_KEY));
+      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, asyncDrops, drops,
+          pageTokens);
+      CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access, pageTokens);
+      SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops, pageTokens);
+      StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access), pageTokens);
       AccessCheck metricsAccess = access;
       GracefulHandler graceful = new GracefulHandler();
       gate = new ShutdownGate(graceful::getCurrentRequestCount);
@@ -394,7 +404,7 @@ public final class LetheServer implements AutoCloseable {
       throw e;
     }
     LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes, store, gate,
-        OperationsConfig.shutdownTimeoutMs(config.properties()));
+        OperationsConfig.shutdownTimeoutMs(config.properties()), pageTokens);
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), storeSettings.redactedUri(),
         storeSettings.ancestorCap());
@@ -506,6 +516,11 @@ public final class LetheServer implements AutoCloseable {
         LOG.warn("Cannot close the store: {}", e.toString());
       }
     }
+  }
+
+  /** The key this server signs page tokens with (for tests that build a token the server would sign). */
+  public PageTokenKey pageTokenKey() {
+    return pageTokenKey;
   }
 
   /** The catalogs served (for management components in the same process). */

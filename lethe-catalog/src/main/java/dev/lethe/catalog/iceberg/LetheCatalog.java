@@ -132,6 +132,16 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     WriteConfinement.checkCreateRequest(allowed, location, properties);
   }
 
+  /**
+   * The catalog's name (the REST prefix, e.g. {@code main}). Iceberg's default is {@code
+   * toString()}, the same {@code LetheCatalog{}} for every catalog, so anything keyed by it (page
+   * tokens' scope, docs/design/0423-signed-page-tokens.md) could not tell two catalogs apart.
+   */
+  @Override
+  public String name() {
+    return catalog.name();
+  }
+
   @Override
   protected Map<String, String> properties() {
     return catalog.properties();

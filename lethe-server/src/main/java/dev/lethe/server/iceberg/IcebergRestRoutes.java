@@ -1,5 +1,6 @@
 package dev.lethe.server.iceberg;
 
+import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -79,41 +80,21 @@ public final class IcebergRestRoutes {
   private final AccessCheck access;
   private final AsyncDrops asyncDrops;
   private final TableDrops drops;
+  private final PageTokenKey pageTokens;
 
   /**
    * @param catalogs the catalogs served, by name (= REST prefix)
    * @param json the Iceberg JSON mapper
    * @param defaultCatalog catalog used by {@code GET /config} without {@code warehouse}
    * @param access the access check run before every route
-   */
-  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access) {
-    this(catalogs, json, defaultCatalog, access, null);
-  }
-
-  /**
    * @param asyncDrops the asynchronous purge, or null when it is not available (the async header
    *     is then answered 400)
-   */
-  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
-      AsyncDrops asyncDrops) {
-    this(catalogs, json, defaultCatalog, access, asyncDrops, (SoftDeletes) null);
-  }
-
-  /**
-   * @param softDeletes the soft deletion, or null when it is not available; when it is {@linkplain
-   *     SoftDeletes#enabled() enabled} every table drop (any {@code purgeRequested}, any async
-   *     header) writes a deletion record instead (docs/design/0200-catalog-architecture.md "Drop paths")
-   */
-  public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
-      AsyncDrops asyncDrops, SoftDeletes softDeletes) {
-    this(catalogs, json, defaultCatalog, access, asyncDrops, new TableDrops(asyncDrops, softDeletes));
-  }
-
-  /**
    * @param drops the table drop service (shared with the management drop route)
+   * @param pageTokens the key listing tokens are signed with
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
-      AsyncDrops asyncDrops, TableDrops drops) {
+      AsyncDrops asyncDrops, TableDrops drops, PageTokenKey pageTokens) {
+    this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.json = json;
     this.defaultCatalog = defaultCatalog;
@@ -136,7 +117,7 @@ public final class IcebergRestRoutes {
     readRoute(routes, p + "/namespaces", (ctx, c) -> {
       String parent = ctx.queryParam("parent");
       Namespace parentNs = parent == null || parent.isEmpty() ? Namespace.empty() : decodeNamespace(parent);
-      ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.NAMESPACES, c.name(), NamespaceNames.encode(parentNs));
+      ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.NAMESPACES, c.name(), NamespaceNames.encode(parentNs));
       Optional<PageRequest> page = page(ctx, cursor);
       if (page.isEmpty()) {
         ok(ctx, CatalogHandlers.listNamespaces(c, parentNs));
@@ -169,7 +150,7 @@ public final class IcebergRestRoutes {
     // tables
     readRoute(routes, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.TABLES, c.name(), NamespaceNames.encode(namespace));
+      ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.TABLES, c.name(), NamespaceNames.encode(namespace));
       Optional<PageRequest> page = page(ctx, cursor);
       if (page.isEmpty()) {
         ok(ctx, CatalogHandlers.listTables(c, namespace));
@@ -248,7 +229,7 @@ public final class IcebergRestRoutes {
     // views
     readRoute(routes, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.VIEWS, c.name(), NamespaceNames.encode(namespace));
+      ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.VIEWS, c.name(), NamespaceNames.encode(namespace));
       Optional<PageRequest> page = page(ctx, cursor);
       if (page.isEmpty()) {
         ok(ctx, CatalogHandlers.listViews(c, namespace));

@@ -6,10 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
+import dev.lethe.server.PageTokenKey;
 import java.util.Base64;
 import java.util.List;
 
@@ -17,25 +14,25 @@ import java.util.List;
  * The opaque {@code pageToken} of a catalog listing (docs/design/0403-keyset-catalog-listings.md):
  * the last key of a page (a keyset cursor), bound to the listing it was issued for.
  *
- * <p>A token is {@code base64url(json) "." base64url(check)}, where {@code json} is {@code
- * {"v":1,"listing":…,"scope":[…],"after":…}} and {@code check} the first 9 bytes of SHA-256 over a
- * fixed tag and {@code json}. The check is not a signature (a token grants nothing: access is
- * checked on the request itself); it makes any edited, truncated or made-up token one this server
- * never issued. So is a token of another listing, another scope (catalog, namespace, parent,
- * filters) or another format version: each is answered 400 naming {@code pageToken}.
+ * <p>A token is {@code base64url(json) "." base64url(signature)}, where {@code json} is {@code
+ * {"v":1,"listing":…,"scope":[…],"after":…}} and {@code signature} the server key's HMAC of a
+ * fixed tag and {@code json} (docs/design/0423-signed-page-tokens.md). An edited, truncated, made-up
+ * or differently signed token is one this server never issued; so is a token of another listing,
+ * another scope (catalog, namespace, parent, filters) or another format version: each is answered
+ * 400 naming {@code pageToken}.
  *
+ * @param key the server key tokens are signed and checked with
  * @param listing the listing
  * @param scope what the listing is over, e.g. catalog and namespace; never null, elements never null
  */
-public record ListingCursor(Listing listing, List<String> scope) {
+public record ListingCursor(PageTokenKey key, Listing listing, List<String> scope) {
   /** The catalog listings that page by key. */
   public enum Listing {
     NAMESPACES, TABLES, VIEWS, DELETED_TABLES, CLEANUP_JOBS
   }
 
   private static final int VERSION = 1;
-  private static final String TAG = "lethe-catalog-page\n";
-  private static final int CHECK_BYTES = 9;
+  private static final String TAG = "lethe-catalog-page";
   private static final ObjectMapper JSON = JsonMapper.builder()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
@@ -49,9 +46,9 @@ public record ListingCursor(Listing listing, List<String> scope) {
     scope = List.copyOf(scope);
   }
 
-  /** A cursor of {@code listing} over {@code scope}. */
-  public static ListingCursor of(Listing listing, String... scope) {
-    return new ListingCursor(listing, List.of(scope));
+  /** A cursor of {@code listing} over {@code scope}, its tokens signed with {@code key}. */
+  public static ListingCursor of(PageTokenKey key, Listing listing, String... scope) {
+    return new ListingCursor(key, listing, List.of(scope));
   }
 
   /**
@@ -67,7 +64,7 @@ public record ListingCursor(Listing listing, List<String> scope) {
       throw new IllegalStateException("Cannot write a page token", e);
     }
     Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
-    return b64.encodeToString(json) + "." + b64.encodeToString(check(json));
+    return b64.encodeToString(json) + "." + b64.encodeToString(key.sign(TAG, json));
   }
 
   /**
@@ -88,7 +85,7 @@ public record ListingCursor(Listing listing, List<String> scope) {
     } catch (IllegalArgumentException e) {
       throw notIssued();
     }
-    if (!MessageDigest.isEqual(check, check(json))) {
+    if (!key.verifies(TAG, json, check)) {
       throw notIssued();
     }
     Body body;
@@ -102,16 +99,6 @@ public record ListingCursor(Listing listing, List<String> scope) {
       throw notIssued();
     }
     return body.after();
-  }
-
-  private static byte[] check(byte[] json) {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(TAG.getBytes(StandardCharsets.UTF_8));
-      return Arrays.copyOf(sha.digest(json), CHECK_BYTES);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static IllegalArgumentException notIssued() {

@@ -1,5 +1,6 @@
 package dev.lethe.server.management;
 
+import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.CatalogDatabase;
@@ -36,9 +37,12 @@ public final class CleanupRoutes {
   private final IcebergCatalogs catalogs;
   private final CatalogDatabase database;
   private final AccessCheck access;
+  private final PageTokenKey pageTokens;
 
   /** Routes over the catalogs served and their database; {@code access} needs read on the catalog. */
-  public CleanupRoutes(IcebergCatalogs catalogs, CatalogDatabase database, AccessCheck access) {
+  /** @param pageTokens the key listing tokens are signed with */
+  public CleanupRoutes(IcebergCatalogs catalogs, CatalogDatabase database, AccessCheck access, PageTokenKey pageTokens) {
+    this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.database = database;
     this.access = access;
@@ -85,7 +89,7 @@ public final class CleanupRoutes {
     String namespace = nsParam == null || nsParam.isEmpty() ? null : NamespaceNames.encode(parseNamespace(nsParam));
     String name = ctx.queryParam("name");
     String objectName = name == null || name.isEmpty() ? null : name;
-    ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.CLEANUP_JOBS, ctx.pathParam("metalake"),
+    ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.CLEANUP_JOBS, ctx.pathParam("metalake"),
         catalog.name(), namespace == null ? "" : namespace, objectName == null ? "" : objectName,
         state == null ? "" : state.name());
     Long before;

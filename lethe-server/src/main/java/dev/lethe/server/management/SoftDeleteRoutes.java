@@ -1,5 +1,6 @@
 package dev.lethe.server.management;
 
+import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.server.auth.AuthorizationHeader;
@@ -70,16 +71,15 @@ public final class SoftDeleteRoutes {
   private final SoftDeletes softDeletes;
   private final AccessCheck access;
   private final TableDrops drops;
-
-  /** Routes over the catalogs served and the soft deletion of this process, without asynchronous purge. */
-  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access) {
-    this(catalogs, softDeletes, access, new TableDrops(null, softDeletes));
-  }
+  private final PageTokenKey pageTokens;
 
   /**
    * @param drops the table drop service the Iceberg route uses too (one decision for both)
+   * @param pageTokens the key listing tokens are signed with
    */
-  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access, TableDrops drops) {
+  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access, TableDrops drops,
+      PageTokenKey pageTokens) {
+    this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.softDeletes = softDeletes;
     this.access = access;
@@ -192,7 +192,7 @@ public final class SoftDeleteRoutes {
     if (!deletedParam(ctx)) {
       return;
     }
-    ListingCursor cursor = ListingCursor.of(ListingCursor.Listing.DELETED_TABLES, ctx.pathParam("metalake"),
+    ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.DELETED_TABLES, ctx.pathParam("metalake"),
         catalog.name(), NamespaceNames.encode(namespace));
     Optional<PageRequest> page = PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"), cursor);
     Map<String, Object> body = new LinkedHashMap<>();

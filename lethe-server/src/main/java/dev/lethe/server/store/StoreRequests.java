@@ -1,5 +1,6 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.PageTokenKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.store.core.ContentHash;
 import dev.lethe.store.core.KeyPrefix;
@@ -137,7 +138,7 @@ final class StoreRequests {
    * under the scope strictly after it, as {@link dev.lethe.store.core.Store#listPage} does; the
    * remote client walks this way), not both.
    */
-  static PageRequest page(Context ctx, String listing, KeyPrefix prefix) {
+  static PageRequest page(Context ctx, PageTokenKey key, String listing, KeyPrefix prefix) {
     int limit = pageSize(ctx);
     String token = ctx.queryParam("pageToken");
     String startAfter = ctx.queryParam("startAfter");
@@ -156,7 +157,7 @@ final class StoreRequests {
     if (token == null) {
       return new PageRequest(Optional.empty(), limit);
     }
-    String cursor = PageToken.decode(token, listing, prefix.toString());
+    String cursor = PageToken.decode(key, token, listing, prefix.toString());
     RecordKey after;
     try {
       after = RecordKey.parse(cursor);
@@ -170,12 +171,12 @@ final class StoreRequests {
   }
 
   /** Reads {@code pageToken} of the blob listing: the hash to start after, or empty. */
-  static Optional<String> blobCursor(Context ctx) {
+  static Optional<String> blobCursor(Context ctx, PageTokenKey key) {
     String token = ctx.queryParam("pageToken");
     if (token == null) {
       return Optional.empty();
     }
-    String hash = PageToken.decode(token, "blobs", "*");
+    String hash = PageToken.decode(key, token, "blobs", "*");
     if (!ContentHash.isValid(hash)) {
       throw PageToken.notIssued();
     }

@@ -1,5 +1,6 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.PageTokenKey;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Committed;
@@ -93,21 +94,21 @@ final class StoreResponses {
     }
   }
 
-  static void page(Context ctx, Page page, String listing, String scope) {
+  static void page(Context ctx, PageTokenKey key, Page page, String listing, String scope) {
     ObjectNode body = StrictJson.mapper().createObjectNode();
     ArrayNode records = body.putArray("records");
     page.records().forEach(r -> records.add(RECORD_JSON.toJson(r)));
-    body.put("nextPageToken", page.next().map(k -> PageToken.encode(listing, scope, k.toString())).orElse(null));
+    body.put("nextPageToken", page.next().map(k -> PageToken.encode(key, listing, scope, k.toString())).orElse(null));
     json(ctx, 200, body);
   }
 
-  static void blobs(Context ctx, StoreService.BlobPage page) {
+  static void blobs(Context ctx, PageTokenKey key, StoreService.BlobPage page) {
     ObjectNode body = StrictJson.mapper().createObjectNode();
     ArrayNode blobs = body.putArray("blobs");
     for (BlobInfo b : page.blobs()) {
       blobs.addObject().put("hash", b.hash()).put("length", b.length()).put("storedAt", b.storedAt());
     }
-    body.put("nextPageToken", page.next().map(h -> PageToken.encode("blobs", "*", h)).orElse(null));
+    body.put("nextPageToken", page.next().map(h -> PageToken.encode(key, "blobs", "*", h)).orElse(null));
     json(ctx, 200, body);
   }
 

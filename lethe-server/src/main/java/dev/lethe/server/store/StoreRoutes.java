@@ -1,5 +1,6 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
@@ -40,9 +41,12 @@ public final class StoreRoutes {
   private static final String KEY = "/{ns}/{col}/{id}";
 
   private final StoreService service;
+  private final PageTokenKey pageTokens;
 
-  public StoreRoutes(StoreService service) {
+  /** @param pageTokens the key listing tokens are signed with */
+  public StoreRoutes(StoreService service, PageTokenKey pageTokens) {
     this.service = service;
+    this.pageTokens = pageTokens;
   }
 
   @FunctionalInterface
@@ -100,8 +104,8 @@ public final class StoreRoutes {
 
   private void list(Context ctx, Optional<Principal> auth) {
     KeyPrefix prefix = StoreRequests.prefix(ctx);
-    StoreRequests.PageRequest page = StoreRequests.page(ctx, "live", prefix);
-    StoreResponses.page(ctx, service.list(auth, prefix, page.after(), page.limit()), "live", prefix.toString());
+    StoreRequests.PageRequest page = StoreRequests.page(ctx, pageTokens, "live", prefix);
+    StoreResponses.page(ctx, pageTokens, service.list(auth, prefix, page.after(), page.limit()), "live", prefix.toString());
   }
 
   private void put(Context ctx, Optional<Principal> auth) {
@@ -135,8 +139,8 @@ public final class StoreRoutes {
 
   private void listRaw(Context ctx, Optional<Principal> auth) {
     KeyPrefix prefix = StoreRequests.prefix(ctx);
-    StoreRequests.PageRequest page = StoreRequests.page(ctx, "raw", prefix);
-    StoreResponses.page(ctx, service.listRaw(auth, prefix, page.after(), page.limit()), "raw", prefix.toString());
+    StoreRequests.PageRequest page = StoreRequests.page(ctx, pageTokens, "raw", prefix);
+    StoreResponses.page(ctx, pageTokens, service.listRaw(auth, prefix, page.after(), page.limit()), "raw", prefix.toString());
   }
 
   private void putRaw(Context ctx, Optional<Principal> auth) {
@@ -168,7 +172,7 @@ public final class StoreRoutes {
 
   private void listBlobs(Context ctx, Optional<Principal> auth) {
     int limit = StoreRequests.pageSize(ctx);
-    StoreResponses.blobs(ctx, service.listBlobs(auth, StoreRequests.blobCursor(ctx), limit));
+    StoreResponses.blobs(ctx, pageTokens, service.listBlobs(auth, StoreRequests.blobCursor(ctx, pageTokens), limit));
   }
 
   private void putBlob(Context ctx, Optional<Principal> auth) {

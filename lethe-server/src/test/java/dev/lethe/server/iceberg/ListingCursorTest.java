@@ -9,7 +9,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ListingCursorTest {
-  private static final ListingCursor NAMESPACES = ListingCursor.of(ListingCursor.Listing.NAMESPACES, "main", "a\u001fb");
+  private static final dev.lethe.server.PageTokenKey KEY = dev.lethe.server.PageTokenKey.of(new byte[32]);
+  private static final ListingCursor NAMESPACES = ListingCursor.of(KEY, ListingCursor.Listing.NAMESPACES, "main", "a\u001fb");
 
   @Test
   void aTokenCarriesItsKeyBackExactlyAndIsUrlSafe() {
@@ -24,14 +25,14 @@ class ListingCursorTest {
   void everyOtherListingScopeOrVersionIsRefused() {
     String token = NAMESPACES.token("c");
     for (ListingCursor other : new ListingCursor[] {
-        ListingCursor.of(ListingCursor.Listing.TABLES, "main", "a\u001fb"),
-        ListingCursor.of(ListingCursor.Listing.NAMESPACES, "other", "a\u001fb"),
-        ListingCursor.of(ListingCursor.Listing.NAMESPACES, "main", "a"),
-        ListingCursor.of(ListingCursor.Listing.NAMESPACES, "main", "a\u001fb", "")}) {
+        ListingCursor.of(KEY, ListingCursor.Listing.TABLES, "main", "a\u001fb"),
+        ListingCursor.of(KEY, ListingCursor.Listing.NAMESPACES, "other", "a\u001fb"),
+        ListingCursor.of(KEY, ListingCursor.Listing.NAMESPACES, "main", "a"),
+        ListingCursor.of(KEY, ListingCursor.Listing.NAMESPACES, "main", "a\u001fb", "")}) {
       assertThatThrownBy(() -> other.after(token)).hasMessageContaining("Invalid pageToken");
     }
-    // a well-formed body with a valid check but version 2 is still not this server's token
-    String v2 = forged("{\"v\":2,\"listing\":\"NAMESPACES\",\"scope\":[\"main\",\"a\\u001fb\"],\"after\":\"c\"}");
+    // a well-formed body signed with the server key but version 2 is still not this server's token
+    String v2 = signed(KEY, "{\"v\":2,\"listing\":\"NAMESPACES\",\"scope\":[\"main\",\"a\\u001fb\"],\"after\":\"c\"}");
     assertThatThrownBy(() -> NAMESPACES.after(v2)).hasMessageContaining("Invalid pageToken");
   }
 
@@ -60,8 +61,26 @@ class ListingCursorTest {
     }
   }
 
+  @Test
+  void aTokenWithTheOldUnkeyedCheckOrAnotherKeysSignatureIsRefused() {
+    String json = "{\"v\":1,\"listing\":\"NAMESPACES\",\"scope\":[\"main\",\"a\\u001fb\"],\"after\":\"c\"}";
+    assertThat(NAMESPACES.after(signed(KEY, json))).isEqualTo("c");
+    assertThatThrownBy(() -> NAMESPACES.after(unkeyed(json))).hasMessageContaining("Invalid pageToken");
+    byte[] other = new byte[32];
+    other[0] = 1;
+    assertThatThrownBy(() -> NAMESPACES.after(signed(dev.lethe.server.PageTokenKey.of(other), json)))
+        .hasMessageContaining("Invalid pageToken");
+  }
+
   /** A token built as the server builds it, around any JSON body: only the body's content is refused. */
-  private static String forged(String json) {
+  private static String signed(dev.lethe.server.PageTokenKey key, String json) {
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+    return b64.encodeToString(body) + "." + b64.encodeToString(key.sign("lethe-catalog-page", body));
+  }
+
+  /** A token with the check of design 0403 before it was signed: 9 bytes of SHA-256 over a tag and the body. */
+  static String unkeyed(String json) {
     try {
       java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
       sha.update("lethe-catalog-page\n".getBytes(StandardCharsets.UTF_8));

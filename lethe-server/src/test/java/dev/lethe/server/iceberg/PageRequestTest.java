@@ -7,7 +7,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PageRequestTest {
-  private static final ListingCursor TABLES = ListingCursor.of(ListingCursor.Listing.TABLES, "main", "db");
+  private static final dev.lethe.server.PageTokenKey KEY = dev.lethe.server.PageTokenKey.of(new byte[32]);
+  private static final ListingCursor TABLES = ListingCursor.of(KEY, ListingCursor.Listing.TABLES, "main", "db");
 
   @Test
   void noParametersMeansTheUnpaginatedList() {
@@ -24,8 +25,8 @@ class PageRequestTest {
 
   @Test
   void offsetsGarbageAndOtherListingsTokensAreRejectedNamingTheParameter() {
-    String views = ListingCursor.of(ListingCursor.Listing.VIEWS, "main", "db").token("t4");
-    String otherNamespace = ListingCursor.of(ListingCursor.Listing.TABLES, "main", "db2").token("t4");
+    String views = ListingCursor.of(KEY, ListingCursor.Listing.VIEWS, "main", "db").token("t4");
+    String otherNamespace = ListingCursor.of(KEY, ListingCursor.Listing.TABLES, "main", "db2").token("t4");
     for (String bad : new String[] {"-5", "0", "4", "garbage", " 1", "99999999999", views, otherNamespace,
         TABLES.token("t4") + "=", "." + TABLES.token("t4")}) {
       assertThatThrownBy(() -> PageRequest.parse(bad, "2", TABLES))

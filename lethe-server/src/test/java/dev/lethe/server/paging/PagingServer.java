@@ -41,12 +41,23 @@ final class PagingServer implements AutoCloseable {
   private final LetheServer server;
 
   PagingServer(String backend, Path dir) throws Exception {
-    String jdbcUrl = databases.create(backend, dir);
+    this(null, backend, dir);
+  }
+
+  /** A server on {@code jdbcUrl} (a database another server may use too), or on a fresh one of {@code backend} when null. */
+  PagingServer(String jdbcUrl, String backend, Path dir) throws Exception {
+    if (jdbcUrl == null) {
+      jdbcUrl = databases.create(backend, dir);
+    }
     server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), jdbcUrl, null, null, 8,
         dir.resolve("warehouse").toString(), ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, Map.of(
             ConfigKeys.SOFT_DELETE_ENABLED, "true",
             ConfigKeys.SOFT_DELETE_RETENTION_MS, "86400000",
             ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0")));
+  }
+
+  LetheServer server() {
+    return server;
   }
 
   String base() {

@@ -338,7 +338,7 @@ class StoreRoutesTest {
     assertError(send("GET", "/store/v1/records/other?pageToken=" + token, null), 400, "pageToken");
     assertError(send("GET", "/store/v1/records/" + ns + "?pageToken=bm9wZQ", null), 400, "pageToken");
     assertError(send("GET", "/store/v1/records/" + ns + "?pageToken=%25%25", null), 400, "pageToken");
-    String forged = PageToken.encode("live", ns + "/*", "other/col/x"); // a key outside the listing
+    String forged = PageToken.encode(server.pageTokenKey(), "live", ns + "/*", "other/col/x"); // a key outside the listing
     assertError(send("GET", "/store/v1/records/" + ns + "?pageToken=" + forged, null), 400, "pageToken");
     // startAfter: any key, the page starts after it; not together with a token; a bad key is 400
     JsonNode after = dev.lethe.server.ServerHttp.JSON.readTree(
