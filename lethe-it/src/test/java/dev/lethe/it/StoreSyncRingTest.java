@@ -2,6 +2,7 @@ package dev.lethe.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Deleted;
@@ -23,6 +24,8 @@ import dev.lethe.store.core.sync.SyncReport;
 import dev.lethe.store.fs.FsStore;
 import dev.lethe.store.git.GitStore;
 import dev.lethe.store.remote.RemoteStore;
+import dev.lethe.store.s3.S3Store;
+import dev.lethe.store.s3.testing.S3TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -42,9 +45,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Five stores in a sync ring — a {@code file:} laptop, a {@code git:} work tree, real {@code lethe
- * server} processes on {@code git:}, on {@code file:} and on PostgreSQL, reached through the remote
- * client — driven by a seeded
+ * Seven stores in a sync ring — a {@code file:} laptop, a {@code git:} work tree, an {@code s3:}
+ * prefix and real {@code lethe server} processes on another {@code s3:} prefix, on {@code git:}, on
+ * {@code file:} and on PostgreSQL, reached through the remote client; both prefixes live on an
+ * S3Mock the test starts — driven by a seeded
  * random mix of puts, deletes, namespace resets, recreations and ring syncs, checked by an oracle
  * (docs/design/0106-store-races-and-sync-ring.md, docs/design/0115-batched-raw-writes.md). Sync
  * into the servers goes through the batched raw put route; a reset through a server goes through
@@ -70,7 +74,8 @@ class StoreSyncRingTest {
   private static final KeyPrefix PREFIX = KeyPrefix.namespace("ring");
 
   private final List<Store> stores = new ArrayList<>();
-  private final List<String> names = List.of("file", "git", "server on git", "server on file", "server on postgresql");
+  private final List<String> names = List.of("file", "git", "s3", "server on s3", "server on git", "server on file",
+      "server on postgresql");
   private final List<LetheProcess> servers = new ArrayList<>();
   private Backends.Fresh database;
 
@@ -88,7 +93,13 @@ class StoreSyncRingTest {
         Path.of(System.getProperty("lethe.it.work-dir", "target/it"), "sync-ring-" + System.nanoTime()));
     stores.add(new FsStore(work.resolve("laptop"), CAP, Clock.systemUTC()));
     stores.add(GitStore.open(work.resolve("notes-git"), CAP, Clock.systemUTC()));
+    S3TestServer s3 = S3TestServer.get();
+    stores.add(S3Store.open(s3.freshUri(), s3.settings(), Map.of(), CAP, Clock.systemUTC()));
     database = Backends.createOrSkip("postgresql");
+    Map<String, String> s3Env = new HashMap<>(Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0"));
+    s3.settings().forEach((k, v) -> s3Env.put(ConfigKeys.environmentVariable(k), v));
+    servers.add(LetheProcess.start(StoreServerPool.freePort(), work.resolve("server-s3"), work.resolve("server-s3.log"),
+        List.of("--store-uri", s3.freshUri()), s3Env));
     servers.add(LetheProcess.start(StoreServerPool.freePort(), work.resolve("server-git"), work.resolve("server-git.log"),
         List.of("--store-uri", "git:" + work.resolve("server-git-store")),
         Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0")));
