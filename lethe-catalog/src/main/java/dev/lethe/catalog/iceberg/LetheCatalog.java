@@ -352,7 +352,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     jdbi.useTransaction(h -> {
       String tableId = LetheTableOperations.swap(h, catalog.catalogId(), identifier, expected, metadataFileLocation, now);
       // rule 2: the entry now holds the registered table's roots, unless another entry holds them
-      LocationClaims.acquire(h, ClaimOwner.table(tableId), roots.roots(), now, "Cannot register " + identifier);
+      LocationClaims.acquire(h, catalog.catalogId(), ClaimOwner.table(tableId), roots.roots(), now, "Cannot register " + identifier);
     });
     TableOperations fresh = newTableOps(identifier);
     fresh.refresh();
@@ -430,7 +430,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
       }
       // claims after every row lock (lock order); roots that moved are claimed together
       for (int i = 0; i < staged.size(); i++) {
-        LetheTableOperations.applyClaims(h, tableIds.get(i), staged.get(i).claims(), now, "Cannot commit " + staged.get(i).id());
+        LetheTableOperations.applyClaims(h, catalog.catalogId(), tableIds.get(i), staged.get(i).claims(), now, "Cannot commit " + staged.get(i).id());
       }
     });
   }

@@ -111,7 +111,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
       long now = clock.millis();
       jdbi.useTransaction(h -> {
         String tableId = swap(h, catalogId, identifier, base.metadataFileLocation(), newLocation, now);
-        applyClaims(h, tableId, change, now, refusal);
+        applyClaims(h, catalogId, tableId, change, now, refusal);
       });
       return;
     }
@@ -122,7 +122,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     }
     List<LocationPath> roots = tableRoots.roots();
     // rule 2, early: no metadata file is written into a location another entry holds
-    jdbi.useHandle(h -> LocationClaims.precheck(h, null, roots, refusal));
+    jdbi.useHandle(h -> LocationClaims.precheck(h, catalogId, null, roots, refusal));
     String newLocation = writeNewMetadataIfRequired(true, metadata);
     if (!register) {
       tableRoots.checkMetadataFile(newLocation);
@@ -157,7 +157,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     Set<LocationPath> inUse = earlier.isEmpty() ? Set.of() : FollowedRoots.stillReferenced(metadata, io, current, earlier);
     if (moved) {
       try {
-        jdbi.useHandle(h -> LocationClaims.precheck(h, owner.get(), current, refusal));
+        jdbi.useHandle(h -> LocationClaims.precheck(h, catalogId, owner.get(), current, refusal));
       } catch (AlreadyExistsException e) {
         throw new LocationHeldException(e);
       }
@@ -168,10 +168,11 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
   /**
    * Applies a {@link #planClaims} decision in the commit's transaction, after the swap.
    *
+   * @param catalogId the catalog of the commit
    * @param change may be null (nothing changes)
    * @throws LocationHeldException if a move meets another entry's claim under the lock
    */
-  static void applyClaims(Handle h, String tableId, ClaimChange change, long now, String refusal) {
+  static void applyClaims(Handle h, String catalogId, String tableId, ClaimChange change, long now, String refusal) {
     if (change == null) {
       return;
     }
@@ -181,7 +182,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
       return;
     }
     try {
-      LocationClaims.acquire(h, owner, change.roots(), now, refusal);
+      LocationClaims.acquire(h, catalogId, owner, change.roots(), now, refusal);
     } catch (AlreadyExistsException e) {
       throw new LocationHeldException(e);
     }
@@ -236,7 +237,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
         String tableId = ids.get();
         tables.insert(new TableRow(tableId, catalogId, ns.namespaceId(), identifier.name(), location, null, 0L, null, now, now));
         // rule 2, last lock of the transaction: the new table holds its roots or nothing is created
-        LocationClaims.acquire(h, ClaimOwner.table(tableId), roots, now, refusal);
+        LocationClaims.acquire(h, catalogId, ClaimOwner.table(tableId), roots, now, refusal);
       });
     } catch (UnableToExecuteStatementException e) {
       if (SqlErrors.isConstraintViolation(e)) {

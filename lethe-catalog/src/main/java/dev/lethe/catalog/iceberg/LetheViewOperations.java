@@ -97,7 +97,7 @@ final class LetheViewOperations extends BaseViewOperations {
       LocationPath directory = LocationPath.parse(metadataDirectory(metadata));
       String refusal = (base == null ? "Cannot create view " : "Cannot replace view ") + identifier;
       try {
-        jdbi.useHandle(h -> LocationClaims.precheckDirectory(h, liveOwner(h).orElse(null), directory, refusal));
+        jdbi.useHandle(h -> LocationClaims.precheckDirectory(h, catalogId, liveOwner(h).orElse(null), directory, refusal));
       } catch (AlreadyExistsException e) {
         // a replace is a commit: 400, not a 409 the client retries (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md)
         throw base == null ? e : new LocationHeldException(e);
@@ -126,7 +126,7 @@ final class LetheViewOperations extends BaseViewOperations {
       }
       // the view now holds its new metadata file (what an asynchronous view drop deletes)
       try {
-        LocationClaims.acquire(h, ClaimOwner.view(row.get().viewId()), List.of(LocationPath.parse(newLocation)), now,
+        LocationClaims.acquire(h, catalogId, ClaimOwner.view(row.get().viewId()), List.of(LocationPath.parse(newLocation)), now,
             "Cannot replace view " + identifier);
       } catch (AlreadyExistsException e) {
         throw new LocationHeldException(e);
@@ -164,7 +164,7 @@ final class LetheViewOperations extends BaseViewOperations {
         String viewId = ids.get();
         views.insert(new ViewRow(viewId, catalogId, ns.namespaceId(), identifier.name(), location, null, now, now));
         // rule 2: a view holds its metadata file, so one registered on a table's metadata file is refused
-        LocationClaims.acquire(h, ClaimOwner.view(viewId), List.of(LocationPath.parse(location)), now, refusal);
+        LocationClaims.acquire(h, catalogId, ClaimOwner.view(viewId), List.of(LocationPath.parse(location)), now, refusal);
       });
     } catch (UnableToExecuteStatementException e) {
       if (SqlErrors.isConstraintViolation(e)) {

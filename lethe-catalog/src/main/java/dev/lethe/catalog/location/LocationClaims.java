@@ -58,20 +58,21 @@ public final class LocationClaims {
    * changes a table's roots.
    *
    * @param h the handle of the transaction that changes the entry (its entity locks taken)
+   * @param catalogId the catalog of the request: a refusal names a holder of another catalog by its kind only
    * @param owner the entry, not null
    * @param roots its roots (a view: its metadata file), not empty
    * @param now ms since epoch, stored as the claims' creation time
    * @param refusal the start of the 409 message, e.g. {@code "Cannot register db.copy"}
    * @throws AlreadyExistsException naming the other entry or job; nothing has changed
    */
-  public static void acquire(Handle h, ClaimOwner owner, Collection<LocationPath> roots, long now, String refusal) {
+  public static void acquire(Handle h, String catalogId, ClaimOwner owner, Collection<LocationPath> roots, long now, String refusal) {
     List<LocationPath> wanted = ClaimOverlap.minimal(roots);
     if (wanted.isEmpty()) {
       throw new IllegalArgumentException(refusal + ": no location to claim");
     }
     LocationClaimDao dao = new LocationClaimDao(h);
     dao.lock();
-    refuseConflicts(h, dao, wanted, Set.of(owner), refusal);
+    refuseConflicts(h, catalogId, dao, wanted, Set.of(owner), refusal);
     List<LocationClaim> held = dao.findByOwner(owner, true);
     if (new HashSet<>(held.stream().map(LocationClaim::root).toList()).equals(new HashSet<>(wanted))) {
       return;
@@ -119,17 +120,18 @@ public final class LocationClaims {
    * refuses if another owner that still holds its claim overlaps one of {@code roots}. Changes
    * nothing; {@link #acquire} decides again under the lock.
    *
+   * @param catalogId the catalog of the request, as for {@link #acquire}
    * @param owner the entry, or null for one that does not exist yet
    * @throws AlreadyExistsException naming the other entry or job
    */
-  public static void precheck(Handle h, ClaimOwner owner, Collection<LocationPath> roots, String refusal) {
+  public static void precheck(Handle h, String catalogId, ClaimOwner owner, Collection<LocationPath> roots, String refusal) {
     LocationClaimDao dao = new LocationClaimDao(h);
     List<ClaimOverlap.Conflict> conflicts = ClaimOverlap.conflicts(roots, owner == null ? Set.of() : Set.of(owner),
         dao.overlapping(roots, false));
     for (ClaimOverlap.Conflict c : conflicts) {
-      Optional<String> holder = describeHolder(h, c.other().owner());
+      Optional<Holder> holder = holder(h, c.other().owner());
       if (holder.isPresent()) {
-        throw refusal(refusal, c, holder.get());
+        throw refusal(refusal, catalogId, c, holder.get());
       }
     }
   }
@@ -142,13 +144,13 @@ public final class LocationClaims {
    *
    * @throws AlreadyExistsException naming the other entry or job
    */
-  public static void precheckDirectory(Handle h, ClaimOwner owner, LocationPath directory, String refusal) {
+  public static void precheckDirectory(Handle h, String catalogId, ClaimOwner owner, LocationPath directory, String refusal) {
     LocationClaimDao dao = new LocationClaimDao(h);
     for (LocationClaim c : dao.overlapping(List.of(directory), false)) {
       if (!c.owner().equals(owner) && c.root().contains(directory)) {
-        Optional<String> holder = describeHolder(h, c.owner());
+        Optional<Holder> holder = holder(h, c.owner());
         if (holder.isPresent()) {
-          throw refusal(refusal, new ClaimOverlap.Conflict(directory, c), holder.get());
+          throw refusal(refusal, catalogId, new ClaimOverlap.Conflict(directory, c), holder.get());
         }
       }
     }
@@ -160,16 +162,17 @@ public final class LocationClaims {
    * claims (a row older than location claims that the start-up backfill could not reach) gets
    * {@code assumed}.
    *
+   * @param catalogId the catalog of the request, as for {@link #acquire}
    * @param assumed the roots to claim when the owner holds none, e.g. {@link
    *     TableRoots#assumedFromMetadataFile}
    * @throws AlreadyExistsException naming the other entry or job; nothing has changed
    */
-  public static void checkHeld(Handle h, ClaimOwner owner, Supplier<List<LocationPath>> assumed, long now, String refusal) {
+  public static void checkHeld(Handle h, String catalogId, ClaimOwner owner, Supplier<List<LocationPath>> assumed, long now, String refusal) {
     LocationClaimDao dao = new LocationClaimDao(h);
     dao.lock();
     List<LocationClaim> held = dao.findByOwner(owner, true);
     List<LocationPath> roots = held.isEmpty() ? ClaimOverlap.minimal(assumed.get()) : held.stream().map(LocationClaim::root).toList();
-    refuseConflicts(h, dao, roots, Set.of(owner), refusal);
+    refuseConflicts(h, catalogId, dao, roots, Set.of(owner), refusal);
     if (held.isEmpty()) {
       for (LocationPath root : roots) {
         dao.insert(owner, root, now);
@@ -182,18 +185,19 @@ public final class LocationClaims {
    * enqueue of a cleanup job (async drop, the durable synchronous purge, soft-deletion expiry and
    * purge-now), in the transaction that removes (or retires) the entry and inserts the job.
    *
+   * @param catalogId the catalog of the request, as for {@link #acquire}
    * @param from the dropped table or view
    * @param to the cleanup job that purges it
    * @param assumed the roots the job claims when {@code from} holds none
    * @throws AlreadyExistsException naming the other entry or job; nothing has changed
    */
-  public static void transfer(Handle h, ClaimOwner from, ClaimOwner to, Supplier<List<LocationPath>> assumed, long now,
+  public static void transfer(Handle h, String catalogId, ClaimOwner from, ClaimOwner to, Supplier<List<LocationPath>> assumed, long now,
       String refusal) {
     LocationClaimDao dao = new LocationClaimDao(h);
     dao.lock();
     List<LocationClaim> held = dao.findByOwner(from, true);
     List<LocationPath> roots = held.isEmpty() ? ClaimOverlap.minimal(assumed.get()) : held.stream().map(LocationClaim::root).toList();
-    refuseConflicts(h, dao, roots, Set.of(from, to), refusal);
+    refuseConflicts(h, catalogId, dao, roots, Set.of(from, to), refusal);
     if (held.isEmpty()) {
       for (LocationPath root : roots) {
         dao.insert(to, root, now);
@@ -223,15 +227,15 @@ public final class LocationClaims {
     return new LocationClaimDao(h).claimedInside(root, exclude);
   }
 
-  private static void refuseConflicts(Handle h, LocationClaimDao dao, List<LocationPath> roots, Set<ClaimOwner> selves,
+  private static void refuseConflicts(Handle h, String catalogId, LocationClaimDao dao, List<LocationPath> roots, Set<ClaimOwner> selves,
       String refusal) {
     List<ClaimOverlap.Conflict> conflicts = ClaimOverlap.conflicts(roots, selves, dao.overlapping(roots, true));
-    Map<ClaimOwner, Optional<String>> holders = new HashMap<>();
+    Map<ClaimOwner, Optional<Holder>> holders = new HashMap<>();
     List<ClaimOwner> stale = new ArrayList<>();
     for (ClaimOverlap.Conflict c : conflicts) {
-      Optional<String> holder = holders.computeIfAbsent(c.other().owner(), o -> describeHolder(h, o));
+      Optional<Holder> holder = holders.computeIfAbsent(c.other().owner(), o -> holder(h, o));
       if (holder.isPresent()) {
-        throw refusal(refusal, c, holder.get());
+        throw refusal(refusal, catalogId, c, holder.get());
       }
       if (!stale.contains(c.other().owner())) {
         stale.add(c.other().owner());
@@ -244,11 +248,52 @@ public final class LocationClaims {
     }
   }
 
-  private static AlreadyExistsException refusal(String refusal, ClaimOverlap.Conflict c, String holder) {
-    String overlap = c.requested().equals(c.other().root())
-        ? "location " + c.requested() + " is held by " + holder
-        : "location " + c.requested() + " overlaps " + c.other().root() + ", held by " + holder;
-    return new AlreadyExistsException("%s: %s (%s)", refusal, overlap, WHY);
+  private static AlreadyExistsException refusal(String refusal, String catalogId, ClaimOverlap.Conflict c, Holder holder) {
+    return new AlreadyExistsException("%s: %s (%s)", refusal, overlap(catalogId, c, holder), WHY);
+  }
+
+  /**
+   * The overlap part of a refusal as the requester of {@code catalogId} may read it: a holder in
+   * another catalog is named by its kind only, without name or root
+   * (docs/design/0424-what-a-reader-sees-of-paths.md).
+   *
+   * @param catalogId the catalog of the request, not null
+   * @return e.g. {@code "location /w/t overlaps /w, held by live table db.orig"}
+   */
+  static String overlap(String catalogId, ClaimOverlap.Conflict c, Holder holder) {
+    if (!holder.catalogId().equals(catalogId)) {
+      return "location " + c.requested() + " overlaps a location held by " + holder.kind() + " in another catalog";
+    }
+    return c.requested().equals(c.other().root())
+        ? "location " + c.requested() + " is held by " + holder.text()
+        : "location " + c.requested() + " overlaps " + c.other().root() + ", held by " + holder.text();
+  }
+
+  /**
+   * The entry behind a claim, for a refusal.
+   *
+   * @param catalogId its catalog's id, not null
+   * @param kind e.g. {@code "a table"}, for a requester of another catalog
+   * @param text the full description, e.g. {@code "live table db.orig"}
+   */
+  record Holder(String catalogId, String kind, String text) {}
+
+  /** {@link #describeHolder} with the holder's catalog. */
+  static Optional<Holder> holder(Handle h, ClaimOwner owner) {
+    switch (owner.kind()) {
+      case TABLE: {
+        Optional<TableRow> row = new TableDao(h).findById(owner.id());
+        return row.flatMap(r -> describeHolder(h, owner).map(t -> new Holder(r.catalogId(), "a table", t)));
+      }
+      case VIEW:
+        return new ViewDao(h).findById(owner.id())
+            .flatMap(v -> describeHolder(h, owner).map(t -> new Holder(v.catalogId(), "a view", t)));
+      case JOB:
+        return new CleanupJobDao(h).find(owner.jobId())
+            .flatMap(j -> describeHolder(h, owner).map(t -> new Holder(j.catalogId(), "a dropped table or view", t)));
+      default:
+        throw new IllegalStateException("Unknown claim owner kind " + owner.kind());
+    }
   }
 
   /**

@@ -99,7 +99,7 @@ public final class CleanupJobEnqueuer {
       long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(),
           ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now, claimed);
       // rule 2: the job holds the table's locations until it ends, or nothing happens
-      LocationClaims.transfer(h, ClaimOwner.table(row.tableId()), ClaimOwner.job(jobId),
+      LocationClaims.transfer(h, catalog.catalogId(), ClaimOwner.table(row.tableId()), ClaimOwner.job(jobId),
           () -> TableRoots.assumedFromMetadataFile(row.metadataLocation()), now, "Cannot purge " + id);
       return new JobClaimer.Claimed(jobs.find(jobId).orElseThrow(), new Lease(jobId, now));
     });
@@ -127,7 +127,7 @@ public final class CleanupJobEnqueuer {
       long now = clock.millis(h);
       long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.VIEW, metalakeName, catalog.catalogId(), catalog.name(),
           ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now);
-      LocationClaims.transfer(h, ClaimOwner.view(row.viewId()), ClaimOwner.job(jobId),
+      LocationClaims.transfer(h, catalog.catalogId(), ClaimOwner.view(row.viewId()), ClaimOwner.job(jobId),
           () -> List.of(LocationPath.parse(row.metadataLocation())), now, "Cannot purge view " + id);
       return jobs.find(jobId).orElseThrow();
     });

@@ -309,7 +309,7 @@ public final class SoftDeletes {
         throw new IllegalStateException("Cannot restore " + id + ": locked rows changed");
       }
       // rule 2, after the record and row locks: the table comes back only if no other entry overlaps it
-      LocationClaims.checkHeld(h, ClaimOwner.table(r.row().tableId()),
+      LocationClaims.checkHeld(h, r.row().catalogId(), ClaimOwner.table(r.row().tableId()),
           () -> TableRoots.assumedFromMetadataFile(r.row().metadataLocation()), now, "Cannot undrop " + id);
     }
     return Optional.of(d);
@@ -433,7 +433,7 @@ public final class SoftDeletes {
    */
   private static void applyClaims(Handle h, Claimed c, long now) {
     if (c.decision() instanceof EnqueuePurge e) {
-      LocationClaims.transfer(h, ClaimOwner.table(e.row().tableId()), ClaimOwner.job(c.purgeJobId()),
+      LocationClaims.transfer(h, e.row().catalogId(), ClaimOwner.table(e.row().tableId()), ClaimOwner.job(c.purgeJobId()),
           () -> TableRoots.assumedFromMetadataFile(e.row().metadataLocation()), now,
           "Cannot purge the dropped table " + new NamespaceDao(h).findById(e.row().namespaceId())
               .map(ns -> String.join(".", NamespaceNames.decode(ns.name()).levels()) + ".").orElse("") + e.row().name()

@@ -3,6 +3,7 @@ package dev.lethe.server.management;
 import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
+import dev.lethe.server.auth.Principal;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -103,9 +104,11 @@ public final class CleanupRoutes {
     int size = limit;
     KeysetPage<CleanupJob> jobs = database.jdbi().withHandle(h ->
         new CleanupJobDao(h).list(catalog.row().catalogId(), namespace, objectName, filter, before, size));
+    // docs/design/0424-what-a-reader-sees-of-paths.md
+    boolean admin = access.storeCaller(AuthorizationHeader.of(ctx)).map(Principal::isAdmin).orElse(true);
     List<Map<String, Object>> rows = new ArrayList<>();
     for (CleanupJob job : jobs.items()) {
-      rows.add(view(job));
+      rows.add(view(job, admin));
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("cleanups", rows);
@@ -133,8 +136,11 @@ public final class CleanupRoutes {
     return Namespace.of(param.split(sep, -1));
   }
 
-  /** The public shape of a job: no FileIO properties, credentials or locations. */
-  static Map<String, Object> view(CleanupJob job) {
+  /**
+   * The public shape of a job: no FileIO properties, credentials or locations; {@code lastError}
+   * as stored for an admin, through {@link LastErrorRedaction#forReader} for anyone else.
+   */
+  static Map<String, Object> view(CleanupJob job, boolean admin) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", job.jobId());
     m.put("objectType", job.objectType().name());
@@ -143,7 +149,7 @@ public final class CleanupRoutes {
     m.put("name", job.objectName());
     m.put("state", job.state().name());
     m.put("attempts", job.attempts());
-    m.put("lastError", job.lastError());
+    m.put("lastError", admin ? job.lastError() : LastErrorRedaction.forReader(job.lastError(), job.metadataLocation()));
     // rule 1 of issue 9: files named in the metadata outside the table location, never deleted
     m.put("keptFiles", job.keptFiles());
     m.put("heartbeatAt", job.heartbeatAt());
