@@ -12,22 +12,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import software.amazon.awssdk.core.sync.RequestBody;
 
-/** The conformance suite on the S3 store against S3Mock, at the default cap and at cap 3. */
+/** The conformance suite on the S3 store against S3Mock, at the default cap and at cap 3; a bucket per store. */
 class S3StoreConformanceTest {
 
   private static final S3TestServer S3 = S3TestServer.get();
 
   static S3Store open(int cap, MutableClock clock) {
-    return S3Store.open(S3.freshUri(), S3.settings(), Map.of(), cap, clock);
+    return S3Store.open(S3.freshBucketUri(), S3.settings(), Map.of(), cap, clock);
   }
 
   /** Rewrites a record object behind the store's back, as damage or a hand edit would. */
   static void tamper(Store s, RecordKey k, UnaryOperator<String> edit) {
     S3Store store = (S3Store) s;
     String key = store.objectKey(k);
-    String text = S3.client().getObjectAsBytes(b -> b.bucket(S3TestServer.BUCKET).key(key))
+    String text = S3.client().getObjectAsBytes(b -> b.bucket(store.location().bucket()).key(key))
         .asString(StandardCharsets.UTF_8);
-    S3.client().putObject(b -> b.bucket(S3TestServer.BUCKET).key(key), RequestBody.fromString(edit.apply(text)));
+    S3.client().putObject(b -> b.bucket(store.location().bucket()).key(key), RequestBody.fromString(edit.apply(text)));
   }
 
   abstract static class OnS3 extends StoreConformance {
@@ -43,6 +43,16 @@ class S3StoreConformanceTest {
     @Override
     protected boolean canTamper() {
       return true;
+    }
+
+    /**
+     * S3Mock left a GET or PUT unanswered past the client's 60 s read timeout in every run of the
+     * seeded gc oracle (three writers and a gc looping on one bucket); not atomic under races
+     * either, it cannot judge that case. The deterministic gc race cases still run here.
+     */
+    @Override
+    protected boolean serverAnswersConcurrentGc() {
+      return false;
     }
 
     @Override

@@ -100,6 +100,17 @@ public final class S3TestServer {
     return uri(endpoint, "t-" + UUID.randomUUID());
   }
 
+  /**
+   * A store URI in a bucket of its own. S3Mock rewrites a bucket-wide index on every PUT, so a
+   * bucket holding a whole suite's objects slows every write and, under concurrent writers, held
+   * a GET past the client's 60 s read timeout; a suite that opens many stores uses this.
+   */
+  public String freshBucketUri() {
+    String bucket = "b-" + UUID.randomUUID();
+    client.createBucket(b -> b.bucket(bucket));
+    return "s3://" + bucket + "/p?endpoint=" + endpoint;
+  }
+
   /** {@code s3://BUCKET/prefix?endpoint=…}. */
   public static String uri(URI endpoint, String prefix) {
     return "s3://" + BUCKET + "/" + prefix + "?endpoint=" + endpoint;
