@@ -1,5 +1,6 @@
 package dev.lethe.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -290,9 +291,7 @@ class H2KillLoopTest {
       }
       await("the cleanup job of " + m.name + " to succeed").atMost(Duration.ofSeconds(120))
           .until(() -> "SUCCEEDED".equals(AsyncPurgeHttp.state(server.base(), "main", m.name)));
-      if (!PurgeTables.files(m.location).isEmpty()) {
-        throw new AssertionError(m + ": its job succeeded but files are left: " + PurgeTables.files(m.location));
-      }
+      assertThat(PurgeTables.files(m.location)).as("%s: files left after its job succeeded", m).isEmpty();
     }
     server.process.destroy();
     server.process.waitFor(30, TimeUnit.SECONDS);

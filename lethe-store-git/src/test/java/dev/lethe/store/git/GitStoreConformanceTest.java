@@ -1,5 +1,7 @@
 package dev.lethe.store.git;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.conformance.StoreConformance;
@@ -18,7 +20,9 @@ class GitStoreConformanceTest {
   /** Edits a record file in the work tree by hand, as a user with an editor would. */
   static void tamper(GitStore s, RecordKey k, UnaryOperator<String> edit) throws Exception {
     Path file = s.pathOf(k);
-    Files.writeString(file, edit.apply(Files.readString(file)));
+    String edited = edit.apply(Files.readString(file));
+    Files.writeString(file, edited);
+    assertThat(Files.readString(file)).as("the record file of %s, rewritten", k).isEqualTo(edited);
   }
 
   private Store open(int cap, MutableClock clock) throws Exception {

@@ -1,5 +1,7 @@
 package dev.lethe.store.s3;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Store;
 import dev.lethe.store.core.conformance.StoreConformance;
@@ -27,7 +29,10 @@ class S3StoreConformanceTest {
     String key = store.objectKey(k);
     String text = S3.client().getObjectAsBytes(b -> b.bucket(store.location().bucket()).key(key))
         .asString(StandardCharsets.UTF_8);
-    S3.client().putObject(b -> b.bucket(store.location().bucket()).key(key), RequestBody.fromString(edit.apply(text)));
+    String edited = edit.apply(text);
+    S3.client().putObject(b -> b.bucket(store.location().bucket()).key(key), RequestBody.fromString(edited));
+    assertThat(S3.client().getObjectAsBytes(b -> b.bucket(store.location().bucket()).key(key))
+        .asString(StandardCharsets.UTF_8)).as("the object of %s, rewritten", k).isEqualTo(edited);
   }
 
   abstract static class OnS3 extends StoreConformance {
