@@ -11,10 +11,11 @@ import picocli.CommandLine.Option;
 
 /** {@code lethe store qualify-s3}: whether an S3 server keeps the promises of several writers. */
 @Command(name = "qualify-s3", mixinStandardHelpOptions = true,
-    description = {"Probe whether the S3 server of --store s3://bucket/prefix keeps the",
-        "conditional-write promises several writers of one store need. Prints one",
-        "line per property and a verdict, records the verdict under the prefix",
-        "(lethe server logs it) and removes the probe's other keys."},
+    description = {"Probe an S3 server's conditional writes for several writers.",
+        "Checks whether the server of --store s3://bucket/prefix keeps the promises",
+        "several writers of one store need. Prints one line per property and a",
+        "verdict, records the verdict under the prefix (lethe server logs it) and",
+        "removes the probe's other keys."},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  qualified: every property held", "  1  error, or not qualified", "  2  usage"})
 final class QualifyS3Command extends StoreSubcommand {
