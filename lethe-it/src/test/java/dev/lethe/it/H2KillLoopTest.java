@@ -165,7 +165,8 @@ class H2KillLoopTest {
     int total = files(onSync ? sync : async);
     boolean deleting;
     if (delayMs >= 0) {
-      Thread.sleep(delayMs); // a seeded point in time, not a wait for a condition
+      // the kill lands at a seeded time after the purge started (no condition to wait for)
+      await().pollDelay(Duration.ofMillis(delayMs)).atMost(Duration.ofMillis(delayMs + 10_000)).until(() -> true);
       deleting = true;
     } else {
       Made watched = onSync ? sync : async;
