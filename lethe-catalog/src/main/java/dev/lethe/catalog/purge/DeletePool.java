@@ -1,5 +1,6 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.jobs.AsyncPurgeSettings;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;

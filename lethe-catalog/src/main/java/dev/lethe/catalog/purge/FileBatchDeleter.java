@@ -1,5 +1,6 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.jobs.PurgePhase;
 import java.util.List;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.BulkDeletionFailureException;

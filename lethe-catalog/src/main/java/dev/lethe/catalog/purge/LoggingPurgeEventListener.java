@@ -1,5 +1,7 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.jobs.PurgeEvent;
+import dev.lethe.catalog.jobs.PurgeEventListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

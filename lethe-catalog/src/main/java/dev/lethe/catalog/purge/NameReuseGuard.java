@@ -1,5 +1,6 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.jobs.CleanupJobDao;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.jdbi.v3.core.Handle;

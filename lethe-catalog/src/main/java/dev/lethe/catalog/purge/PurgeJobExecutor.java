@@ -1,6 +1,19 @@
 package dev.lethe.catalog.purge;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.jobs.AsyncPurgeSettings;
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobDao;
+import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.DatabaseClock;
+import dev.lethe.catalog.jobs.JobClaimer;
+import dev.lethe.catalog.jobs.Lease;
+import dev.lethe.catalog.jobs.LeaseHeartbeat;
+import dev.lethe.catalog.jobs.PurgeEvent;
+import dev.lethe.catalog.jobs.PurgeEventListener;
+import dev.lethe.catalog.jobs.PurgeMetrics;
+import dev.lethe.catalog.jobs.PurgeOutcome;
+import dev.lethe.catalog.jobs.PurgeTransition;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import java.util.Set;

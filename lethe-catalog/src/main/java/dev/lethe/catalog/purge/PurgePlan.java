@@ -1,5 +1,8 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.io.ConfinedLocalFiles;
+import dev.lethe.catalog.jobs.PurgePhase;
+import dev.lethe.catalog.location.LocationPath;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -7,16 +10,14 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import dev.lethe.catalog.io.ConfinedLocalFiles;
-import dev.lethe.catalog.location.LocationPath;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.util.PropertyUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,5 +1,7 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.jobs.PurgePhase;
+import dev.lethe.catalog.location.TableRoots;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -7,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import dev.lethe.catalog.location.TableRoots;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;

@@ -1,6 +1,12 @@
 package dev.lethe.catalog.purge;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.jobs.AsyncPurgeSettings;
+import dev.lethe.catalog.jobs.CleanupJobDao;
+import dev.lethe.catalog.jobs.DatabaseClock;
+import dev.lethe.catalog.jobs.JobClaimer;
+import dev.lethe.catalog.jobs.PurgeEventListener;
+import dev.lethe.catalog.jobs.PurgeMetrics;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import java.util.ArrayList;

@@ -1,6 +1,9 @@
 package dev.lethe.catalog.purge;
 
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
+import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.JobClaimer;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;

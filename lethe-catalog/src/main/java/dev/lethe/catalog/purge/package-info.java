@@ -3,11 +3,11 @@
  * delete them. Every purge (synchronous, asynchronous, soft-deletion expiry, purge-now) is a job
  * row run by one {@link dev.lethe.catalog.purge.PurgeJobExecutor}
  * (docs/design/0051-synchronous-purge-is-a-durable-job.md); which drop path a request takes is
- * decided by {@link dev.lethe.catalog.purge.DropPlanner} (docs/design/0052-one-drop-planner.md).
+ * decided by {@link dev.lethe.catalog.drop.DropPlanner} (docs/design/0052-one-drop-planner.md).
  *
  * <ul>
  *   <li>{@link dev.lethe.catalog.purge.PurgePlanner} reads a table's manifest lists and returns a
- *       {@link dev.lethe.catalog.purge.PurgePlan}: the {@link dev.lethe.catalog.purge.PurgePhase}s
+ *       {@link dev.lethe.catalog.purge.PurgePlan}: the {@link dev.lethe.catalog.jobs.PurgePhase}s
  *       in delete order, each streamed as bounded batches of paths. The set is exactly the one
  *       Iceberg's {@code CatalogUtil.dropTableData} deletes.
  *   <li>{@link dev.lethe.catalog.purge.PurgeScope} decides, per path, whether a purge may delete it

@@ -1,6 +1,6 @@
 package dev.lethe.catalog.softdelete;
 
-import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupJobState;
 
 /**
  * A retained (soft-deleted) table as readers see it (docs/design/0202-soft-deletion.md §2): the name it holds,

@@ -1,11 +1,11 @@
 package dev.lethe.catalog.softdelete;
 
-import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.entity.KeysetPage;
+import dev.lethe.catalog.jobs.CleanupJobState;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
-import dev.lethe.catalog.entity.KeysetPage;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 

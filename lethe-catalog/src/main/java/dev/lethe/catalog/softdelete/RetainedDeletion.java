@@ -1,6 +1,6 @@
 package dev.lethe.catalog.softdelete;
 
-import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupJobState;
 
 /**
  * A deletion record together with what a reader needs to show it: the name its table row still

@@ -1,6 +1,6 @@
 package dev.lethe.catalog.softdelete;
 
-import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupJobState;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,8 +1,8 @@
 package dev.lethe.catalog.softdelete;
 
 import dev.lethe.catalog.entity.TableRow;
-import dev.lethe.catalog.purge.CleanupJob;
-import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobState;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;

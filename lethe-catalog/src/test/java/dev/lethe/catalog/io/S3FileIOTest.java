@@ -3,11 +3,11 @@ package dev.lethe.catalog.io;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.adobe.testing.s3mock.S3MockApplication;
-import dev.lethe.catalog.purge.PurgePhase;
+import dev.lethe.catalog.jobs.PurgePhase;
+import dev.lethe.catalog.purge.ParquetTables;
+import dev.lethe.catalog.purge.PlanDeleter;
 import dev.lethe.catalog.purge.PurgeResult;
 import dev.lethe.catalog.purge.RecordingFileIO;
-import dev.lethe.catalog.purge.PlanDeleter;
-import dev.lethe.catalog.purge.ParquetTables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

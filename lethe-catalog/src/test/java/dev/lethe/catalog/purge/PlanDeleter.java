@@ -1,5 +1,6 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.jobs.PurgePhase;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

@@ -5,6 +5,9 @@ import static dev.lethe.catalog.purge.PurgeFixture.id;
 import static dev.lethe.catalog.purge.PurgeFixture.path;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.PurgePhase;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaimDao;
 import dev.lethe.catalog.location.LocationPath;

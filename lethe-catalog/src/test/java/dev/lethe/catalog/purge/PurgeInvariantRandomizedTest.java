@@ -6,6 +6,8 @@ import static dev.lethe.catalog.purge.PurgeFixture.path;
 import static dev.lethe.catalog.purge.PurgeFixture.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

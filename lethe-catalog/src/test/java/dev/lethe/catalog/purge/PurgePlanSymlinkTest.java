@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.io.LocalFileIO;
+import dev.lethe.catalog.jobs.PurgePhase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import dev.lethe.catalog.entity.JdbcBackends;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.io.FileIOFactory;
-import dev.lethe.catalog.purge.CredentialCipher;
+import dev.lethe.catalog.jobs.CredentialCipher;
 import dev.lethe.catalog.purge.ParquetTables;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.CreateRecord;
 import java.io.IOException;

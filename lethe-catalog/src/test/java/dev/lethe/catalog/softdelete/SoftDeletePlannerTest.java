@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lethe.catalog.entity.TableRow;
-import dev.lethe.catalog.purge.CleanupJob;
-import dev.lethe.catalog.purge.CleanupJobState;
-import dev.lethe.catalog.purge.CleanupObjectType;
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupObjectType;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.AlreadyClaimed;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.AlreadyDropped;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.CreateRecord;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lethe.catalog.io.FileIOFactory;
-import dev.lethe.catalog.purge.CleanupJobEnqueuer;
+import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.purge.ParquetTables;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.AlreadyDropped;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.Gone;

@@ -1,6 +1,6 @@
 package dev.lethe.server.config;
 
-import dev.lethe.catalog.purge.AsyncPurgeSettings;
+import dev.lethe.catalog.jobs.AsyncPurgeSettings;
 import java.util.Base64;
 import java.util.Map;
 

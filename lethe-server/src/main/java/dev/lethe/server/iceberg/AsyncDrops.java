@@ -1,12 +1,12 @@
 package dev.lethe.server.iceberg;
 
 import dev.lethe.catalog.entity.CatalogRow;
-import dev.lethe.catalog.purge.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJob;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The asynchronous drop hooks of the Iceberg routes: drop the entry and enqueue its cleanup job in
- * one transaction (see {@code dev.lethe.catalog.purge.CleanupJobEnqueuer}), then tell listeners and
+ * one transaction (see {@code dev.lethe.catalog.jobs.CleanupJobEnqueuer}), then tell listeners and
  * wake the workers.
  */
 public interface AsyncDrops {

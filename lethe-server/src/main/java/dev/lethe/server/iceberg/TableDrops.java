@@ -1,9 +1,9 @@
 package dev.lethe.server.iceberg;
 
+import dev.lethe.catalog.drop.AsyncPurgeHeader;
+import dev.lethe.catalog.drop.DropPlanner;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.purge.AsyncPurgeHeader;
-import dev.lethe.catalog.purge.CleanupJob;
-import dev.lethe.catalog.purge.DropPlanner;
+import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.purge.PurgeJobExecutor;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;

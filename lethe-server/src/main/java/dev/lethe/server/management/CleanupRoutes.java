@@ -1,17 +1,17 @@
 package dev.lethe.server.management;
 
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
-import dev.lethe.server.auth.AuthorizationHeader;
-import dev.lethe.server.auth.Principal;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.purge.CleanupJob;
-import dev.lethe.catalog.purge.CleanupJobDao;
-import dev.lethe.catalog.purge.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobDao;
+import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.server.PageTokenKey;
+import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.auth.AuthorizationHeader;
+import dev.lethe.server.auth.Principal;
 import dev.lethe.server.iceberg.AccessCheck;
 import dev.lethe.server.iceberg.ListingCursor;
 import io.javalin.config.RoutesConfig;

@@ -3,7 +3,7 @@ package dev.lethe.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lethe.catalog.purge.AsyncPurgeSettings;
+import dev.lethe.catalog.jobs.AsyncPurgeSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

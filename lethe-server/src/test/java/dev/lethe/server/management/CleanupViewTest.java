@@ -2,9 +2,9 @@ package dev.lethe.server.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lethe.catalog.purge.CleanupJob;
-import dev.lethe.catalog.purge.CleanupJobState;
-import dev.lethe.catalog.purge.CleanupObjectType;
+import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupObjectType;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,117 @@
+package dev.lethe.catalog.drop;
+
+import java.util.Locale;
+
+/**
+ * The one decision of a table drop (issue 9 rule 6, docs/design/0052-one-drop-planner.md): which
+ * path a {@code DELETE} of a table takes — metadata only, synchronous purge, asynchronous purge or
+ * soft drop — and what a malformed request or a repeated drop gets. A pure function; the Iceberg
+ * REST route and the management route both call it with what they parsed and carry out its answer
+ * through one service, so the two can never disagree.
+ *
+ * <p>Order of the checks (the first that applies decides):
+ *
+ * <ol>
+ *   <li>{@code purgeRequested} other than absent, empty, {@code true} or {@code false} (any case):
+ *       {@link Invalid} (400);
+ *   <li>a malformed async header ({@code X-Lethe-Async-Purge}, {@code X-Gravitino-Async-Purge}, or
+ *       the two disagreeing): {@link Invalid} (400) — whatever {@code purgeRequested}, soft delete
+ *       or the entry say, so a bad header is never silently ignored;
+ *   <li>no live table of that name (never created, dropped, or retained by a soft deletion): {@link
+ *       NotFound} (404); a repeated drop therefore changes nothing and enqueues nothing;
+ *   <li>soft delete on: {@link SoftDrop} carrying {@code purgeRequested} (the async header only
+ *       validated: nothing is deleted now either way);
+ *   <li>{@code purgeRequested} false: {@link MetadataOnly};
+ *   <li>async asked (header {@code true}, or no header and catalog property {@code
+ *       async-purge.default=true}): {@link AsyncPurge}, or {@link Invalid} if this server has no
+ *       asynchronous purge;
+ *   <li>otherwise {@link SyncPurge}.
+ * </ol>
+ */
+public final class DropPlanner {
+  private DropPlanner() {}
+
+  /**
+   * What the request said, as received.
+   *
+   * @param purgeRequested the {@code purgeRequested} query parameter, null if absent
+   * @param letheHeader {@code X-Lethe-Async-Purge}, null if absent
+   * @param gravitinoHeader {@code X-Gravitino-Async-Purge}, null if absent
+   */
+  public record Request(String purgeRequested, String letheHeader, String gravitinoHeader) {}
+
+  /**
+   * What the server and catalog say.
+   *
+   * @param softDeleteEnabled whether drops are soft (soft deletion on)
+   * @param asyncDefault the catalog property {@code async-purge.default}, null if unset
+   * @param asyncAvailable whether this server runs the asynchronous purge
+   */
+  public record Settings(boolean softDeleteEnabled, String asyncDefault, boolean asyncAvailable) {}
+
+  /** Whether the drop finds a live table of that name. */
+  public enum Entry { LIVE, ABSENT }
+
+  /** The decision. */
+  public sealed interface Decision permits MetadataOnly, SyncPurge, AsyncPurge, SoftDrop, NotFound, Invalid {}
+
+  /** Remove the entry (and its location claims); keep every file. 204. */
+  public record MetadataOnly() implements Decision {}
+
+  /** Remove the entry and run its cleanup job now, on the request thread. 204. */
+  public record SyncPurge() implements Decision {}
+
+  /** Remove the entry and enqueue its cleanup job for the workers. 204 at once. */
+  public record AsyncPurge() implements Decision {}
+
+  /** Keep the table restorable; the record captures {@code purgeRequested}. 204. */
+  public record SoftDrop(boolean purgeRequested) implements Decision {}
+
+  /** No live table: 404 with {@code message}; nothing changes. */
+  public record NotFound(String message) implements Decision {}
+
+  /** Malformed request: 400 with {@code message}; nothing changes. */
+  public record Invalid(String message) implements Decision {}
+
+  /**
+   * @param table the table's name as the client wrote it, for messages
+   */
+  public static Decision plan(Request request, Settings settings, Entry entry, String table) {
+    Boolean purge = parsePurgeRequested(request.purgeRequested());
+    if (purge == null) {
+      return new Invalid("Invalid purgeRequested: expected true or false: " + request.purgeRequested());
+    }
+    AsyncPurgeHeader.Decision header = AsyncPurgeHeader.decide(request.letheHeader(), request.gravitinoHeader(),
+        settings.asyncDefault());
+    if (header instanceof AsyncPurgeHeader.Invalid invalid) {
+      return new Invalid(invalid.message());
+    }
+    if (entry == Entry.ABSENT) {
+      return new NotFound("Table does not exist: " + table);
+    }
+    if (settings.softDeleteEnabled()) {
+      return new SoftDrop(purge);
+    }
+    if (!purge) {
+      return new MetadataOnly();
+    }
+    if (header instanceof AsyncPurgeHeader.Async) {
+      return settings.asyncAvailable()
+          ? new AsyncPurge()
+          : new Invalid("Asynchronous purge is not available on this server");
+    }
+    return new SyncPurge();
+  }
+
+  /** true/false for those words in any case, false when absent or empty, null when malformed. */
+  static Boolean parsePurgeRequested(String v) {
+    if (v == null || v.isEmpty()) {
+      return Boolean.FALSE;
+    }
+    return switch (v.toLowerCase(Locale.ROOT)) {
+      case "true" -> Boolean.TRUE;
+      case "false" -> Boolean.FALSE;
+      default -> null;
+    };
+  }
+}

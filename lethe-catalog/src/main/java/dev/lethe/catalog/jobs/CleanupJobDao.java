@@ -1,0 +1,326 @@
+package dev.lethe.catalog.jobs;
+
+import dev.lethe.catalog.entity.KeysetPage;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * SQL of table {@code lethe_cleanup_job}: the one place that reads or writes it (docs/design/0201-cleanup-jobs.md
+ * §4–§7). Times ({@code now}) are ms since epoch on the {@link
+ * DatabaseClock}; every state change is a guarded {@code UPDATE} whose row count tells the caller
+ * whether it won.
+ */
+public final class CleanupJobDao {
+  private static final String COLUMNS =
+      "job_id, object_type, metalake_name, catalog_id, catalog_name, namespace, object_name, metadata_location, "
+          + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, "
+          + "kept_files, purged_through, next_attempt_at";
+
+  /**
+   * A job any free worker may claim: pending and past its retry wait (issue 9 rule 5), or running
+   * with a stale (or no) heartbeat. {@code :now} and {@code :stale} are database-clock times.
+   */
+  private static final String CLAIMABLE =
+      "((state = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= :now)) "
+          + "OR (state = 'RUNNING' AND (heartbeat_at IS NULL OR heartbeat_at < :stale)))";
+
+  private final Handle handle;
+
+  /** A DAO bound to one handle (and so to its transaction, if any). */
+  public CleanupJobDao(Handle handle) {
+    this.handle = handle;
+  }
+
+  /**
+   * Inserts a {@code PENDING} job.
+   *
+   * @param now ms since epoch (database clock), stored as created and updated time
+   * @return the new job id
+   */
+  public long insert(NewCleanupJob job, long now) {
+    return insert(job, now, false);
+  }
+
+  /**
+   * Inserts a job, {@code PENDING} or already claimed.
+   *
+   * @param now ms since epoch (database clock), stored as created and updated time, and as the
+   *     heartbeat (the lease) of a claimed job
+   * @param claimed true to insert it {@code RUNNING} with heartbeat {@code now}: owned by the
+   *     inserting process from its first instant (the synchronous purge), reclaimable by any
+   *     replica once that heartbeat goes stale
+   * @return the new job id
+   */
+  public long insert(NewCleanupJob job, long now, boolean claimed) {
+    return handle
+        .createUpdate("INSERT INTO lethe_cleanup_job (object_type, metalake_name, catalog_id, catalog_name, namespace, "
+            + "object_name, metadata_location, file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, "
+            + "created_by, created_at, updated_at) VALUES (:type, :metalake, :catalogId, :catalogName, :ns, :name, :loc, "
+            + ":impl, :props, :state, 0, NULL, :heartbeat, :by, :now, :now)")
+        .bind("type", job.objectType().name())
+        .bind("metalake", job.metalakeName())
+        .bind("catalogId", job.catalogId())
+        .bind("catalogName", job.catalogName())
+        .bind("ns", job.namespace())
+        .bind("name", job.objectName())
+        .bind("loc", job.metadataLocation())
+        .bind("impl", job.fileIoImpl())
+        .bind("props", job.encryptedFileIoProperties())
+        .bind("state", claimed ? CleanupJobState.RUNNING.name() : CleanupJobState.PENDING.name())
+        .bind("heartbeat", claimed ? Long.valueOf(now) : null)
+        .bind("by", job.createdBy())
+        .bind("now", now)
+        .executeAndReturnGeneratedKeys("job_id")
+        .mapTo(Long.class)
+        .one();
+  }
+
+  /** The job of that id, if it exists. */
+  public Optional<CleanupJob> find(long jobId) {
+    return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE job_id = :id")
+        .bind("id", jobId)
+        .map((rs, ctx) -> map(rs))
+        .findOne();
+  }
+
+  /**
+   * The oldest active ({@code PENDING}/{@code RUNNING}) job of an object: the tombstone that keeps
+   * its name (docs/design/0201-cleanup-jobs.md §7). One indexed lookup.
+   *
+   * @param namespace levels joined by U+001F
+   */
+  public Optional<CleanupJob> findActive(String catalogId, String namespace, String objectName) {
+    return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE catalog_id = :c AND namespace = :ns "
+            + "AND object_name = :name AND state IN ('PENDING', 'RUNNING') ORDER BY job_id")
+        .bind("c", catalogId)
+        .bind("ns", namespace)
+        .bind("name", objectName)
+        .map((rs, ctx) -> map(rs))
+        .findFirst();
+  }
+
+  /**
+   * The newest jobs of a catalog, newest first, optionally filtered: the first page of {@link
+   * #list(String, String, String, CleanupJobState, Long, int)}.
+   *
+   * @param limit most rows returned, at least 1
+   */
+  public List<CleanupJob> list(String catalogId, String namespace, String objectName, CleanupJobState state, int limit) {
+    return list(catalogId, namespace, objectName, state, null, limit).items();
+  }
+
+  /**
+   * One page of the jobs of a catalog, newest first (job id descending: ids grow with every insert),
+   * optionally filtered; keyset on the job id (docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param namespace levels joined by U+001F, or null for any
+   * @param objectName exact name, or null for any
+   * @param state or null for any
+   * @param before the previous page's last job id (this page holds older jobs), or null for the first page
+   * @param size the page size, at least 1
+   * @return the page; its cursor is a job id in decimal
+   */
+  public KeysetPage<CleanupJob> list(String catalogId, String namespace, String objectName, CleanupJobState state,
+      Long before, int size) {
+    StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE catalog_id = :c");
+    if (namespace != null) {
+      sql.append(" AND namespace = :ns");
+    }
+    if (objectName != null) {
+      sql.append(" AND object_name = :name");
+    }
+    if (state != null) {
+      sql.append(" AND state = :state");
+    }
+    if (before != null) {
+      sql.append(" AND job_id < :before");
+    }
+    sql.append(" ORDER BY job_id DESC LIMIT :n");
+    Query q = handle.createQuery(sql.toString()).bind("c", catalogId).bind("n", KeysetPage.fetchSize(size));
+    if (namespace != null) {
+      q.bind("ns", namespace);
+    }
+    if (objectName != null) {
+      q.bind("name", objectName);
+    }
+    if (state != null) {
+      q.bind("state", state.name());
+    }
+    if (before != null) {
+      q.bind("before", before.longValue());
+    }
+    return KeysetPage.cut(q.map((rs, ctx) -> map(rs)).list(), size, job -> Long.toString(job.jobId()));
+  }
+
+  /**
+   * Ids of claimable jobs, oldest change first: the candidate window of the portable claim.
+   *
+   * @param now the database clock now: jobs whose retry wait has not passed are skipped
+   * @param stale heartbeats older than this (ms since epoch) are abandoned
+   * @param window most ids returned
+   */
+  public List<Long> claimCandidates(long now, long stale, int window) {
+    Query q = handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE " + CLAIMABLE + " ORDER BY updated_at, job_id")
+        .bind("now", now)
+        .bind("stale", stale);
+    q.setMaxRows(window);
+    return q.mapTo(Long.class).list();
+  }
+
+  /**
+   * The first claimable job, row-locked and skipping rows other transactions hold ({@code FOR
+   * UPDATE SKIP LOCKED}); call inside a transaction. PostgreSQL and MariaDB 10.6+ only.
+   */
+  public Optional<Long> lockFirstClaimable(long now, long stale) {
+    return handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE " + CLAIMABLE
+            + " ORDER BY updated_at, job_id LIMIT 1 FOR UPDATE SKIP LOCKED")
+        .bind("now", now)
+        .bind("stale", stale)
+        .mapTo(Long.class)
+        .findOne();
+  }
+
+  /**
+   * Claims a job if it is still claimable: the compare-and-set of docs/design/0201-cleanup-jobs.md §5.
+   *
+   * @param now the heartbeat written, which seeds the claimer's lease; also the time a retry wait
+   *     must have passed
+   * @param stale heartbeats older than this are abandoned
+   * @return true if this call claimed it
+   */
+  public boolean claim(long jobId, long now, long stale) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'RUNNING', heartbeat_at = :now, updated_at = :now, "
+            + "next_attempt_at = NULL WHERE job_id = :id AND " + CLAIMABLE)
+        .bind("now", now)
+        .bind("stale", stale)
+        .bind("id", jobId)
+        .execute() == 1;
+  }
+
+  /**
+   * Renews a lease: writes {@code now} only if the heartbeat is still the value this owner last
+   * wrote.
+   *
+   * @return true if still owned (the new value is now the lease), false if the lease is lost
+   */
+  public boolean renewHeartbeat(long jobId, long lastWritten, long now) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET heartbeat_at = :now "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :last")
+        .bind("now", now)
+        .bind("id", jobId)
+        .bind("last", lastWritten)
+        .execute() == 1;
+  }
+
+  /**
+   * Applies a {@link PurgeTransition} if this owner still holds the lease; a {@code PENDING} write
+   * with a retry wait sets {@code next_attempt_at = now + wait}.
+   *
+   * @param lease the heartbeat value the owner last wrote
+   * @return true if applied, false if the lease was lost (nothing changed)
+   */
+  public boolean finish(long jobId, long lease, PurgeTransition.Write write, long now) {
+    Long next = write.state() == CleanupJobState.PENDING && write.retryDelayMs() > 0 ? now + write.retryDelayMs() : null;
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = :state, attempts = :attempts, last_error = :err, "
+            + "heartbeat_at = NULL, updated_at = :now, next_attempt_at = :next "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("next", next)
+        .bind("state", write.state().name())
+        .bind("attempts", write.attempts())
+        .bind("err", write.lastError())
+        .bind("now", now)
+        .bind("id", jobId)
+        .bind("lease", lease)
+        .execute() == 1;
+  }
+
+  /**
+   * Records a running job's progress if this owner still holds the lease: the last phase its run
+   * finished and the files it kept so far (docs/design/0003-purge-sweep-and-kept-files.md §3).
+   *
+   * @param lease the heartbeat value the owner last wrote
+   * @param purgedThrough the phase just finished, not null
+   * @param keptFiles files kept so far, at least 0
+   * @return true if written, false if the lease was lost (nothing changed)
+   */
+  public boolean recordProgress(long jobId, long lease, PurgePhase purgedThrough, long keptFiles) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET purged_through = :phase, kept_files = :kept "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("phase", purgedThrough.name())
+        .bind("kept", keptFiles)
+        .bind("id", jobId)
+        .bind("lease", lease)
+        .execute() == 1;
+  }
+
+  /**
+   * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}) rows last changed before
+   * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
+   * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with
+   * the record (docs/design/0202-soft-deletion.md §6).
+   *
+   * @return rows deleted
+   */
+  public int pruneTerminal(long before) {
+    return handle.createUpdate("DELETE FROM lethe_cleanup_job WHERE state IN ('SUCCEEDED', 'FAILED', 'CANCELLED') "
+            + "AND updated_at < :before AND NOT EXISTS (SELECT 1 FROM lethe_entity_deletion d "
+            + "WHERE d.purge_job_id = lethe_cleanup_job.job_id)")
+        .bind("before", before)
+        .execute();
+  }
+
+  /** Number of jobs per state; every state present (0 when none). */
+  public Map<CleanupJobState, Long> countByState() {
+    Map<CleanupJobState, Long> counts = new EnumMap<>(CleanupJobState.class);
+    for (CleanupJobState s : CleanupJobState.values()) {
+      counts.put(s, 0L);
+    }
+    handle.createQuery("SELECT state, COUNT(*) AS n FROM lethe_cleanup_job GROUP BY state")
+        .map((rs, ctx) -> Map.entry(CleanupJobState.valueOf(rs.getString("state")), rs.getLong("n")))
+        .forEach(e -> counts.put(e.getKey(), e.getValue()));
+    return counts;
+  }
+
+  /** Creation time (ms since epoch) of the oldest {@code PENDING} job, if any. */
+  public OptionalLong oldestPendingCreatedAt() {
+    Long v = handle.createQuery("SELECT MIN(created_at) FROM lethe_cleanup_job WHERE state = 'PENDING'")
+        .mapTo(Long.class)
+        .one();
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  private static CleanupJob map(ResultSet rs) throws SQLException {
+    long hb = rs.getLong("heartbeat_at");
+    Long heartbeat = rs.wasNull() ? null : hb;
+    long na = rs.getLong("next_attempt_at");
+    Long nextAttempt = rs.wasNull() ? null : na;
+    return new CleanupJob(
+        rs.getLong("job_id"),
+        CleanupObjectType.valueOf(rs.getString("object_type")),
+        rs.getString("metalake_name"),
+        rs.getString("catalog_id"),
+        rs.getString("catalog_name"),
+        rs.getString("namespace"),
+        rs.getString("object_name"),
+        rs.getString("metadata_location"),
+        rs.getString("file_io_impl"),
+        rs.getString("file_io_props"),
+        CleanupJobState.valueOf(rs.getString("state")),
+        rs.getInt("attempts"),
+        rs.getString("last_error"),
+        heartbeat,
+        rs.getString("created_by"),
+        rs.getLong("created_at"),
+        rs.getLong("updated_at"),
+        rs.getLong("kept_files"),
+        rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")),
+        nextAttempt);
+  }
+}
