@@ -1,9 +1,8 @@
 package dev.lethe.server;
 
-import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.drop.Drops;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.AsyncPurgeSettings;
-import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CredentialCipher;
 import dev.lethe.catalog.jobs.PurgeEvent;
 import dev.lethe.catalog.jobs.PurgeEventListener;
@@ -17,7 +16,6 @@ import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.config.StoreConfig;
-import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
 import dev.lethe.server.management.ManagementResponses;
 import dev.lethe.server.management.SoftDeleteRoutes;
@@ -28,7 +26,6 @@ import dev.lethe.server.store.StoreSettings;
 import dev.lethe.store.core.Store;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.apache.iceberg.catalog.TableIdentifier;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
@@ -51,7 +48,6 @@ import dev.lethe.server.iceberg.AuthorizerAccessCheck;
 import dev.lethe.server.iceberg.IcebergErrors;
 import dev.lethe.server.iceberg.IcebergJson;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
-import dev.lethe.server.iceberg.TableDrops;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -275,24 +271,13 @@ public final class LetheServer implements AutoCloseable {
       // runs whatever the flag says: existing records still expire when new ones are off (docs/design/0202-soft-deletion.md §7)
       expiry = new SoftDeleteExpiry(softDeletes, asyncPurge::wakeUp);
       expiryRef.set(expiry);
-      AsyncDrops asyncDrops = new AsyncDrops() {
-        @Override
-        public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String principal) {
-          return asyncPurge.dropTable(catalog, id, principal);
-        }
-
-        @Override
-        public CleanupJob dropView(CatalogRow catalog, TableIdentifier id, String principal) {
-          return asyncPurge.dropView(catalog, id, principal);
-        }
-      };
       // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
-      TableDrops drops = new TableDrops(asyncDrops, softDeletes);
+      Drops drops = new Drops(asyncPurge, softDeletes);
       // one key in the catalog database, so every replica on it accepts the others' page tokens
       // (docs/design/0423-signed-page-tokens.md)
       pageTokens = PageTokenKey.of(new ServerSecrets(database, new java.security.SecureRandom(), clock)
           .loadOrCreate(ServerSecrets.PAGE_TOKEN_KEY));
-      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, asyncDrops, drops,
+      IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, drops,
           pageTokens);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access, pageTokens);
       SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops, pageTokens);

@@ -1,9 +1,10 @@
 package dev.lethe.catalog.drop;
 
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
- * The one decision of a table drop (issue 9 rule 6, docs/design/0052-one-drop-planner.md): which
+ * The one decision of a table or view drop (docs/design/0052-one-drop-planner.md §Decision): which
  * path a {@code DELETE} of a table takes — metadata only, synchronous purge, asynchronous purge or
  * soft drop — and what a malformed request or a repeated drop gets. A pure function; the Iceberg
  * REST route and the management route both call it with what they parsed and carry out its answer
@@ -49,8 +50,11 @@ public final class DropPlanner {
    */
   public record Settings(boolean softDeleteEnabled, String asyncDefault, boolean asyncAvailable) {}
 
-  /** Whether the drop finds a live table of that name. */
+  /** Whether the drop finds a live table (or view) of that name. */
   public enum Entry { LIVE, ABSENT }
+
+  /** What is dropped: a table, or a view (no purge flag, no soft deletion, no catalog default). */
+  public enum Kind { TABLE, VIEW }
 
   /** The decision. */
   public sealed interface Decision permits MetadataOnly, SyncPurge, AsyncPurge, SoftDrop, NotFound, Invalid {}
@@ -74,9 +78,44 @@ public final class DropPlanner {
   public record Invalid(String message) implements Decision {}
 
   /**
+   * A table drop whose entry is already known; the same answer as {@link #plan(Kind, Request,
+   * Settings, Supplier, String)} for {@link Kind#TABLE}.
+   *
    * @param table the table's name as the client wrote it, for messages
    */
   public static Decision plan(Request request, Settings settings, Entry entry, String table) {
+    return plan(Kind.TABLE, request, settings, () -> entry, table);
+  }
+
+  /**
+   * The decision of one drop request, asked once per request.
+   *
+   * @param kind what is dropped
+   * @param entry looks the entry up; called only once the request is known to be well formed, so a
+   *     malformed request is refused before (and even without) a lookup; not null
+   * @param name the entry's name as the client wrote it, for messages
+   */
+  public static Decision plan(Kind kind, Request request, Settings settings, Supplier<Entry> entry, String name) {
+    return kind == Kind.VIEW ? planView(request, settings, entry, name) : planTable(request, settings, entry, name);
+  }
+
+  /** A view: only an explicit async header (not the catalog default) removes its files. */
+  private static Decision planView(Request request, Settings settings, Supplier<Entry> entry, String view) {
+    AsyncPurgeHeader.Decision header = AsyncPurgeHeader.decide(request.letheHeader(), request.gravitinoHeader(), null);
+    if (header instanceof AsyncPurgeHeader.Invalid invalid) {
+      return new Invalid(invalid.message());
+    }
+    boolean async = header instanceof AsyncPurgeHeader.Async;
+    if (async && !settings.asyncAvailable()) {
+      return new Invalid("Asynchronous purge is not available on this server");
+    }
+    if (entry.get() == Entry.ABSENT) {
+      return new NotFound("View does not exist: " + view);
+    }
+    return async ? new AsyncPurge() : new MetadataOnly();
+  }
+
+  private static Decision planTable(Request request, Settings settings, Supplier<Entry> entry, String table) {
     Boolean purge = parsePurgeRequested(request.purgeRequested());
     if (purge == null) {
       return new Invalid("Invalid purgeRequested: expected true or false: " + request.purgeRequested());
@@ -86,7 +125,7 @@ public final class DropPlanner {
     if (header instanceof AsyncPurgeHeader.Invalid invalid) {
       return new Invalid(invalid.message());
     }
-    if (entry == Entry.ABSENT) {
+    if (entry.get() == Entry.ABSENT) {
       return new NotFound("Table does not exist: " + table);
     }
     if (settings.softDeleteEnabled()) {

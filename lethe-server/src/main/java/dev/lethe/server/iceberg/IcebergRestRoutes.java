@@ -1,6 +1,8 @@
 package dev.lethe.server.iceberg;
 
 import dev.lethe.catalog.drop.AsyncPurgeHeader;
+import dev.lethe.catalog.drop.DropPlanner;
+import dev.lethe.catalog.drop.Drops;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
@@ -78,8 +80,7 @@ public final class IcebergRestRoutes {
   private final IcebergJson json;
   private final String defaultCatalog;
   private final AccessCheck access;
-  private final AsyncDrops asyncDrops;
-  private final TableDrops drops;
+  private final Drops drops;
   private final PageTokenKey pageTokens;
 
   /**
@@ -87,19 +88,16 @@ public final class IcebergRestRoutes {
    * @param json the Iceberg JSON mapper
    * @param defaultCatalog catalog used by {@code GET /config} without {@code warehouse}
    * @param access the access check run before every route
-   * @param asyncDrops the asynchronous purge, or null when it is not available (the async header
-   *     is then answered 400)
-   * @param drops the table drop service (shared with the management drop route)
+   * @param drops the table and view drop service (shared with the management drop route)
    * @param pageTokens the key listing tokens are signed with
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
-      AsyncDrops asyncDrops, TableDrops drops, PageTokenKey pageTokens) {
+      Drops drops, PageTokenKey pageTokens) {
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.json = json;
     this.defaultCatalog = defaultCatalog;
     this.access = access;
-    this.asyncDrops = asyncDrops;
     this.drops = drops;
   }
 
@@ -187,7 +185,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
-      TableDrops.Dropped dropped = drops.drop(c, tableId(ctx), TableDrops.request(ctx),
+      Drops.Dropped dropped = drops.drop(c, tableId(ctx), dropRequest(ctx),
           access.principal(AuthorizationHeader.of(ctx)));
       if (dropped.purge() != null) {
         purgeHeaders(ctx, dropped.purge());
@@ -258,13 +256,8 @@ public final class IcebergRestRoutes {
       ok(ctx, CatalogHandlers.updateView(c, id, req));
     });
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
-      // views carry no purge flag: only an explicit header (not the catalog default) removes their files
-      if (async(ctx, c, false)) {
-        asyncDrops.dropView(c.row(), viewId(ctx), access.principal(AuthorizationHeader.of(ctx)));
-        ctx.status(204);
-        return;
-      }
-      CatalogHandlers.dropView(c, viewId(ctx));
+      // the path (metadata-only or async) is DropPlanner's decision for a view
+      drops.dropView(c, () -> viewId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx)));
       ctx.status(204);
     });
     route(routes, HandlerType.POST, p + "/views/rename", (ctx, c) -> {
@@ -358,18 +351,10 @@ public final class IcebergRestRoutes {
     return new java.util.ArrayList<>(items);
   }
 
-  /** Whether this drop purges asynchronously (header, else catalog default); 400 on a bad header. */
-  private boolean async(Context ctx, LetheCatalog c, boolean useCatalogDefault) {
-    AsyncPurgeHeader.Decision d = AsyncPurgeHeader.decide(ctx.header(AsyncPurgeHeader.LETHE),
-        ctx.header(AsyncPurgeHeader.GRAVITINO),
-        useCatalogDefault ? c.row().properties().get(AsyncPurgeHeader.CATALOG_DEFAULT) : null);
-    if (d instanceof AsyncPurgeHeader.Invalid invalid) {
-      throw new IllegalArgumentException(invalid.message());
-    }
-    if (d instanceof AsyncPurgeHeader.Async && asyncDrops == null) {
-      throw new IllegalArgumentException("Asynchronous purge is not available on this server");
-    }
-    return d instanceof AsyncPurgeHeader.Async;
+  /** A drop request's parameters and headers, as received (the management drop route reads them alike). */
+  public static DropPlanner.Request dropRequest(Context ctx) {
+    return new DropPlanner.Request(ctx.queryParam("purgeRequested"), ctx.header(AsyncPurgeHeader.LETHE),
+        ctx.header(AsyncPurgeHeader.GRAVITINO));
   }
 
   private static SnapshotMode snapshotMode(Context ctx) {

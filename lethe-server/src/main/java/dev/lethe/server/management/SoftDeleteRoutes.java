@@ -6,6 +6,7 @@ import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
+import dev.lethe.catalog.drop.Drops;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.softdelete.DeletedTable;
@@ -17,7 +18,6 @@ import dev.lethe.server.iceberg.AccessCheck;
 import dev.lethe.server.iceberg.ListingCursor;
 import dev.lethe.server.iceberg.PageRequest;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
-import dev.lethe.server.iceberg.TableDrops;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -70,14 +70,14 @@ public final class SoftDeleteRoutes {
   private final IcebergCatalogs catalogs;
   private final SoftDeletes softDeletes;
   private final AccessCheck access;
-  private final TableDrops drops;
+  private final Drops drops;
   private final PageTokenKey pageTokens;
 
   /**
    * @param drops the table drop service the Iceberg route uses too (one decision for both)
    * @param pageTokens the key listing tokens are signed with
    */
-  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access, TableDrops drops,
+  public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access, Drops drops,
       PageTokenKey pageTokens) {
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
@@ -223,11 +223,11 @@ public final class SoftDeleteRoutes {
 
   /**
    * The drop the Iceberg route does, decided by the same {@code DropPlanner} through the same {@link
-   * TableDrops} service: soft drop with soft delete on, else metadata only, synchronous purge
+   * Drops} service: soft drop with soft delete on, else metadata only, synchronous purge
    * ({@code purgeRequested=true}) or asynchronous purge (async header or catalog default).
    */
   private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
-    TableDrops.Dropped dropped = drops.drop(catalog, table(ctx, namespace), TableDrops.request(ctx),
+    Drops.Dropped dropped = drops.drop(catalog, table(ctx, namespace), IcebergRestRoutes.dropRequest(ctx),
         access.principal(AuthorizationHeader.of(ctx)));
     if (dropped.purge() != null) {
       IcebergRestRoutes.purgeHeaders(ctx, dropped.purge());
