@@ -2,8 +2,8 @@ package dev.lethe.catalog.drop;
 
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.jobs.CleanupJob;
+import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import dev.lethe.catalog.purge.AsyncPurgeService;
-import dev.lethe.catalog.purge.PurgeJobExecutor;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import java.util.function.Supplier;

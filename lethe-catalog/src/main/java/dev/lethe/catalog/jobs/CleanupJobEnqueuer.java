@@ -1,5 +1,6 @@
 package dev.lethe.catalog.jobs;
 
+import dev.lethe.catalog.entity.CatalogDao;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.NamespaceDao;
@@ -19,6 +20,7 @@ import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.jdbi.v3.core.Handle;
 
 /**
  * The request-thread half of the asynchronous purge (docs/design/0200-catalog-architecture.md "Drop paths", "Entities and
@@ -131,6 +133,27 @@ public final class CleanupJobEnqueuer {
           () -> List.of(LocationPath.parse(row.metadataLocation())), now, "Cannot purge view " + id);
       return jobs.find(jobId).orElseThrow();
     });
+  }
+
+  /**
+   * Inserts, inside the caller's transaction {@code h}, the purge job ({@code PENDING}) of a table
+   * row that is no longer live, such as one a soft deletion retained: its metadata location and its
+   * catalog's FileIO. The caller owns the transaction, the row's lock and the claim transfer.
+   *
+   * @param createdBy principal, for audit; not null
+   * @param now the database time of the caller's transaction (epoch millis)
+   * @return the inserted job's id
+   * @throws IllegalStateException if the row's catalog or namespace is gone
+   */
+  public long enqueueTable(Handle h, TableRow row, String createdBy, long now) {
+    CatalogRow catalog = new CatalogDao(h).findById(row.catalogId())
+        .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its catalog is gone"));
+    NamespaceRow ns = new NamespaceDao(h).findById(row.namespaceId())
+        .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its namespace is gone"));
+    return new CleanupJobDao(h).insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(),
+        catalog.name(), ns.name(), row.name(), row.metadataLocation(),
+        fileIOFactory.implFor(catalog.warehouse(), catalog.properties()), cipher.encrypt(catalog.properties()), createdBy),
+        now);
   }
 
   private static java.util.Optional<NamespaceRow> namespace(org.jdbi.v3.core.Handle h, CatalogRow catalog, TableIdentifier id) {

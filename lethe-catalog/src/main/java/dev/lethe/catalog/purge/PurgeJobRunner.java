@@ -9,6 +9,7 @@ import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobDao;
 import dev.lethe.catalog.jobs.CleanupObjectType;
 import dev.lethe.catalog.jobs.CredentialCipher;
+import dev.lethe.catalog.jobs.JobHandler;
 import dev.lethe.catalog.jobs.Lease;
 import dev.lethe.catalog.jobs.PurgeOutcome;
 import dev.lethe.catalog.jobs.PurgePhase;
@@ -63,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * the emptied directories. A manifest, manifest list or metadata file it needs and cannot read ends
  * the run naming the file with the metadata kept, unless nothing is left under the roots.
  */
-public final class PurgeJobRunner {
+public final class PurgeJobRunner implements JobHandler {
   private static final Logger LOG = LoggerFactory.getLogger(PurgeJobRunner.class);
 
   private final CatalogDatabase database;
@@ -94,6 +95,7 @@ public final class PurgeJobRunner {
   }
 
   /** Runs the job while {@code lease} holds; never throws for storage failures. */
+  @Override
   public PurgeOutcome run(CleanupJob job, Lease lease) {
     FileIO io;
     try {

@@ -4,6 +4,7 @@ import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CleanupJobState;
 import dev.lethe.catalog.jobs.JobClaimer;
+import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;

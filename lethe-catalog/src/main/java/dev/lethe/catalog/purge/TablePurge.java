@@ -1,6 +1,7 @@
 package dev.lethe.catalog.purge;
 
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**

@@ -1,6 +1,5 @@
 package dev.lethe.catalog.softdelete;
 
-import dev.lethe.catalog.entity.CatalogDao;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.KeysetPage;
@@ -11,10 +10,9 @@ import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.CleanupJobDao;
-import dev.lethe.catalog.jobs.CleanupObjectType;
+import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CredentialCipher;
 import dev.lethe.catalog.jobs.DatabaseClock;
-import dev.lethe.catalog.jobs.NewCleanupJob;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.TableRoots;
@@ -66,6 +64,7 @@ public final class SoftDeletes {
   private final FileIOFactory fileIOFactory;
   private final Supplier<String> ids;
   private final DatabaseClock clock;
+  private final CleanupJobEnqueuer enqueuer;
 
   /**
    * @param database the catalog database (entities, cleanup jobs, deletion records)
@@ -84,6 +83,7 @@ public final class SoftDeletes {
     this.fileIOFactory = Objects.requireNonNull(fileIOFactory);
     this.ids = Objects.requireNonNull(ids);
     this.clock = DatabaseClock.of(database.vendor());
+    this.enqueuer = new CleanupJobEnqueuer(database, metalakeName, cipher, fileIOFactory);
   }
 
   /** The settings in force. */
@@ -407,7 +407,7 @@ public final class SoftDeletes {
     Optional<TableRow> row = record.flatMap(r -> tables.findByIdForUpdate(r.entityId()));
     ClaimDecision d = SoftDeletePlanner.planClaim(record, row, now, immediate);
     if (d instanceof EnqueuePurge e) {
-      long jobId = new CleanupJobDao(h).insert(cleanupJob(h, e, requestedBy), now);
+      long jobId = enqueuer.enqueueTable(h, e.row(), requestedBy != null ? requestedBy : e.record().deletedBy(), now);
       if (!deletions.markPurging(deletionId, jobId)) {
         throw new IllegalStateException("Cannot claim deletion " + deletionId + ": the locked record changed");
       }
@@ -441,18 +441,6 @@ public final class SoftDeletes {
     } else if (c.decision() instanceof RemoveMetadata m) {
       LocationClaims.release(h, ClaimOwner.table(m.record().entityId()));
     }
-  }
-
-  /** The cleanup job of issue 3 for a retained table: its metadata location and the catalog's FileIO. */
-  private NewCleanupJob cleanupJob(Handle h, EnqueuePurge e, String requestedBy) {
-    TableRow row = e.row();
-    CatalogRow catalog = new CatalogDao(h).findById(row.catalogId())
-        .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its catalog is gone"));
-    NamespaceRow ns = new NamespaceDao(h).findById(row.namespaceId())
-        .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its namespace is gone"));
-    return new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(), ns.name(),
-        row.name(), row.metadataLocation(), fileIOFactory.implFor(catalog.warehouse(), catalog.properties()),
-        cipher.encrypt(catalog.properties()), requestedBy != null ? requestedBy : e.record().deletedBy());
   }
 
   private void log(Claimed c) {

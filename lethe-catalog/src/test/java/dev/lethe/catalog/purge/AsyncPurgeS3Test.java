@@ -15,6 +15,7 @@ import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CleanupJobState;
 import dev.lethe.catalog.jobs.CredentialCipher;
 import dev.lethe.catalog.jobs.JobClaimer;
+import dev.lethe.catalog.jobs.PurgeWorkerPool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -26,6 +26,7 @@ import dev.lethe.catalog.jobs.PurgeEvent;
 import dev.lethe.catalog.jobs.PurgeEventListener;
 import dev.lethe.catalog.jobs.PurgeOutcome;
 import dev.lethe.catalog.jobs.PurgeTransition;
+import dev.lethe.catalog.jobs.PurgeWorkerPool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

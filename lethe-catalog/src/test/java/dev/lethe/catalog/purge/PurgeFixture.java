@@ -15,6 +15,7 @@ import dev.lethe.catalog.jobs.CleanupJobDao;
 import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CredentialCipher;
 import dev.lethe.catalog.jobs.JobClaimer;
+import dev.lethe.catalog.jobs.PurgeWorkerPool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

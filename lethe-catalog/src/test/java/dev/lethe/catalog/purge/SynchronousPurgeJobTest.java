@@ -13,6 +13,7 @@ import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobDao;
 import dev.lethe.catalog.jobs.CleanupJobState;
 import dev.lethe.catalog.jobs.CredentialCipher;
+import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

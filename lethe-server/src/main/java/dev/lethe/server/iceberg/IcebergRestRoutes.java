@@ -8,7 +8,7 @@ import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.purge.PurgeJobExecutor;
+import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;

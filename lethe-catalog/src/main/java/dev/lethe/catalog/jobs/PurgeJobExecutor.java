@@ -1,19 +1,6 @@
-package dev.lethe.catalog.purge;
+package dev.lethe.catalog.jobs;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
-import dev.lethe.catalog.jobs.AsyncPurgeSettings;
-import dev.lethe.catalog.jobs.CleanupJob;
-import dev.lethe.catalog.jobs.CleanupJobDao;
-import dev.lethe.catalog.jobs.CleanupJobState;
-import dev.lethe.catalog.jobs.DatabaseClock;
-import dev.lethe.catalog.jobs.JobClaimer;
-import dev.lethe.catalog.jobs.Lease;
-import dev.lethe.catalog.jobs.LeaseHeartbeat;
-import dev.lethe.catalog.jobs.PurgeEvent;
-import dev.lethe.catalog.jobs.PurgeEventListener;
-import dev.lethe.catalog.jobs.PurgeMetrics;
-import dev.lethe.catalog.jobs.PurgeOutcome;
-import dev.lethe.catalog.jobs.PurgeTransition;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import java.util.Set;
@@ -26,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * purge (issue 9 rule 3, docs/design/0051-synchronous-purge-is-a-durable-job.md). The worker pool
  * calls it for the jobs it claims; the synchronous purge calls it on the request thread for the job
  * it inserted already claimed. Either way: the lease is renewed by this process's one {@link
- * LeaseHeartbeat}, the files are deleted by the same {@link PurgeJobRunner} (same order, same
+ * LeaseHeartbeat}, the work is done by the same {@link JobHandler} (for a purge: same order, same
  * stop-before-metadata failure policy), the row change is the one {@link PurgeTransition} decides
  * (with the {@link RetryBackoff} wait), written with a compare-and-set on the lease, and an ended
  * job releases its location claims in that same transaction. No file is deleted before the
@@ -38,7 +25,7 @@ public final class PurgeJobExecutor implements AutoCloseable {
 
   private final CatalogDatabase database;
   private final AsyncPurgeSettings settings;
-  private final PurgeJobRunner runner;
+  private final JobHandler handler;
   private final PurgeEventListener listener;
   private final PurgeMetrics metrics;
   private final LeaseHeartbeat heartbeat;
@@ -49,11 +36,11 @@ public final class PurgeJobExecutor implements AutoCloseable {
    *
    * @param metrics meters to update, or null for none
    */
-  public PurgeJobExecutor(CatalogDatabase database, AsyncPurgeSettings settings, PurgeJobRunner runner,
+  public PurgeJobExecutor(CatalogDatabase database, AsyncPurgeSettings settings, JobHandler handler,
       PurgeEventListener listener, PurgeMetrics metrics) {
     this.database = database;
     this.settings = settings;
-    this.runner = runner;
+    this.handler = handler;
     this.listener = listener;
     this.metrics = metrics;
     this.clock = DatabaseClock.of(database.vendor());
@@ -95,7 +82,7 @@ public final class PurgeJobExecutor implements AutoCloseable {
       try {
         // docs/design/0054-no-file-deleted-before-the-drop-is-durable.md
         database.awaitDurable();
-        outcome = runner.run(job, lease);
+        outcome = handler.run(job, lease);
       } catch (RuntimeException e) {
         LOG.warn("Cleanup job {} failed", job.jobId(), e);
         outcome = new PurgeOutcome.Transient(e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -1,12 +1,6 @@
-package dev.lethe.catalog.purge;
+package dev.lethe.catalog.jobs;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
-import dev.lethe.catalog.jobs.AsyncPurgeSettings;
-import dev.lethe.catalog.jobs.CleanupJobDao;
-import dev.lethe.catalog.jobs.DatabaseClock;
-import dev.lethe.catalog.jobs.JobClaimer;
-import dev.lethe.catalog.jobs.PurgeEventListener;
-import dev.lethe.catalog.jobs.PurgeMetrics;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import java.util.ArrayList;
@@ -45,8 +39,8 @@ public final class PurgeWorkerPool implements AutoCloseable {
    * @param metrics meters to update, or null for none
    */
   public PurgeWorkerPool(CatalogDatabase database, AsyncPurgeSettings settings, JobClaimer claimer,
-      PurgeJobRunner runner, PurgeEventListener listener, PurgeMetrics metrics) {
-    this(database, settings, claimer, new PurgeJobExecutor(database, settings, runner, listener, metrics), true);
+      JobHandler handler, PurgeEventListener listener, PurgeMetrics metrics) {
+    this(database, settings, claimer, new PurgeJobExecutor(database, settings, handler, listener, metrics), true);
   }
 
   /**
