@@ -1,7 +1,8 @@
 /**
- * Table purge: which files a purge deletes, in which order, and the durable cleanup jobs that
- * delete them. Every purge (synchronous, asynchronous, soft-deletion expiry, purge-now) is a job
- * row run by one {@link dev.lethe.catalog.jobs.PurgeJobExecutor}
+ * Table and view purge, the handler of the cleanup-job queue in {@code dev.lethe.catalog.jobs}
+ * (docs/design/0210-catalog-drop-and-jobs-layout.md): which files a purge deletes and in which
+ * order. Every purge (synchronous, asynchronous, soft-deletion expiry, purge-now) is a job row run
+ * by one {@link dev.lethe.catalog.jobs.PurgeJobExecutor}
  * (docs/design/0051-synchronous-purge-is-a-durable-job.md); which drop path a request takes is
  * decided by {@link dev.lethe.catalog.drop.DropPlanner} (docs/design/0052-one-drop-planner.md).
  *
