@@ -1,5 +1,14 @@
 package dev.lethe.server;
 
+import dev.lethe.server.config.ServerConfig;
+import dev.lethe.server.http.BodyLimitMessage;
+import dev.lethe.server.http.CrossSiteRequests;
+import dev.lethe.server.http.JsonErrorHandler;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
+import dev.lethe.server.http.ShutdownGate;
+import dev.lethe.server.http.UnreadBodyDrain;
+
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.purge.AsyncPurgeService;
 import dev.lethe.catalog.purge.AsyncPurgeSettings;
@@ -46,10 +55,10 @@ import dev.lethe.server.config.CrossSiteConfig;
 import dev.lethe.server.config.HttpLimitsConfig;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
-import dev.lethe.server.iceberg.AccessCheck;
-import dev.lethe.server.iceberg.AuthorizerAccessCheck;
+import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.auth.AuthorizerAccessCheck;
 import dev.lethe.server.iceberg.IcebergErrors;
-import dev.lethe.server.iceberg.IcebergJson;
+import dev.lethe.server.http.IcebergJson;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.iceberg.TableDrops;
 import io.javalin.Javalin;

@@ -1,7 +1,7 @@
 package dev.lethe.server.management;
 
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.catalog.entity.CatalogDatabase;
@@ -12,8 +12,8 @@ import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.purge.CleanupJob;
 import dev.lethe.catalog.purge.CleanupJobDao;
 import dev.lethe.catalog.purge.CleanupJobState;
-import dev.lethe.server.iceberg.AccessCheck;
-import dev.lethe.server.iceberg.ListingCursor;
+import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.http.ListingCursor;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.lethe.server.management;
 
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -13,9 +13,9 @@ import dev.lethe.catalog.softdelete.DeletionRecord;
 import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
-import dev.lethe.server.iceberg.AccessCheck;
-import dev.lethe.server.iceberg.ListingCursor;
-import dev.lethe.server.iceberg.PageRequest;
+import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.http.ListingCursor;
+import dev.lethe.server.http.PageRequest;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.iceberg.TableDrops;
 import org.apache.iceberg.exceptions.NoSuchTableException;

@@ -1,7 +1,7 @@
 package dev.lethe.server.store;
 
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ShutdownGate;
+import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.store.core.format.CorruptRecordException;
 import io.javalin.http.Context;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
  *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
  *   <tr><td>{@link HttpResponseException} (body too large; a body that did not arrive, {@link
- *       dev.lethe.server.RequestBody})</td><td>its status (413; 408, 400)</td></tr>
+ *       dev.lethe.server.http.RequestBody})</td><td>its status (413; 408, 400)</td></tr>
  *   <tr><td>any other failure while the server stops</td><td>503, {@link ShutdownGate#MESSAGE}</td></tr>
  *   <tr><td>{@link CorruptRecordException} (a stored record that cannot be read or whose revision
  *       does not prove its content)</td><td>500 {@code CorruptRecord}, naming the record, with its
@@ -58,7 +58,7 @@ public final class StoreErrors {
         case 408 -> "RequestTimeout";
         default -> "BadRequest";
       };
-      String message = h.getStatus() == 413 ? dev.lethe.server.BodyLimitMessage.of(h.getMessage()) : h.getMessage();
+      String message = h.getStatus() == 413 ? dev.lethe.server.http.BodyLimitMessage.of(h.getMessage()) : h.getMessage();
       error(ctx, h.getStatus(), type, oneLine(message));
     } else if (ShutdownGate.stopping(ctx)) {
       // the stop closed the store or database under this request (docs/design/0410-operations.md §4)

@@ -1,6 +1,6 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.PageTokenKey;
+import dev.lethe.server.http.PageTokenKey;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Committed;

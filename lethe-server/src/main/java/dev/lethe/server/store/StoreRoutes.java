@@ -1,7 +1,7 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
@@ -110,7 +110,7 @@ public final class StoreRoutes {
 
   private void put(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.RequestBody.read(ctx), key);
+    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.http.RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
     PutResult result = service.put(auth, draft.draft(), expected);
     StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
@@ -121,7 +121,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
     }
-    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.RequestBody.read(ctx));
+    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.http.RequestBody.read(ctx));
     Optional<Revision> expected = StoreRequests.expected(ctx, body.expected());
     StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
   }
@@ -145,7 +145,7 @@ public final class StoreRoutes {
 
   private void putRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    Record record = StoreRequests.rawRecord(dev.lethe.server.RequestBody.read(ctx), key);
+    Record record = StoreRequests.rawRecord(dev.lethe.server.http.RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
   }
@@ -157,7 +157,7 @@ public final class StoreRoutes {
           + "not If-Match or If-None-Match");
     }
     java.util.List<dev.lethe.store.core.RawPut> items =
-        StoreRequests.rawBatch(dev.lethe.server.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
+        StoreRequests.rawBatch(dev.lethe.server.http.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
     StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
   }
 
@@ -166,7 +166,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
     }
-    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.RequestBody.read(ctx)));
+    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.http.RequestBody.read(ctx)));
     StoreResponses.delete(ctx, service.purge(auth, key, expected));
   }
 
@@ -177,7 +177,7 @@ public final class StoreRoutes {
 
   private void putBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
-    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.RequestBody.read(ctx)));
+    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.http.RequestBody.read(ctx)));
   }
 
   private void getBlob(Context ctx, Optional<Principal> auth) {

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;

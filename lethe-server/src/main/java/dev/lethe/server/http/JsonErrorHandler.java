@@ -1,6 +1,5 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
-import dev.lethe.server.iceberg.IcebergJson;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -16,10 +15,10 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * writes Iceberg's {@link ErrorResponse} JSON instead of Jetty's HTML page (docs/design/0200-catalog-architecture.md
  * "HTTP surface": never an HTML page or a stack trace). Route errors are written by {@link LetheServer}.
  */
-final class JsonErrorHandler extends ErrorHandler {
+public final class JsonErrorHandler extends ErrorHandler {
   private final IcebergJson json;
 
-  JsonErrorHandler(IcebergJson json) {
+  public JsonErrorHandler(IcebergJson json) {
     this.json = json;
   }
 

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.config;
 
 import java.nio.file.Path;
 import java.util.Map;
