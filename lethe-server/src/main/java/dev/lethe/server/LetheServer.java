@@ -1,7 +1,6 @@
 package dev.lethe.server;
 
 import dev.lethe.server.config.ServerConfig;
-import dev.lethe.server.http.BodyLimitMessage;
 import dev.lethe.server.http.CrossSiteRequests;
 import dev.lethe.server.http.JsonErrorHandler;
 import dev.lethe.server.http.PageTokenKey;
@@ -13,6 +12,8 @@ import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.purge.AsyncPurgeService;
 import dev.lethe.catalog.purge.AsyncPurgeSettings;
 import dev.lethe.catalog.purge.CleanupJob;
+import dev.lethe.catalog.purge.CleanupJobListing;
+import dev.lethe.server.http.ErrorMapper;
 import dev.lethe.catalog.purge.CredentialCipher;
 import dev.lethe.catalog.purge.DeletePool;
 import dev.lethe.catalog.purge.LoggingPurgeEventListener;
@@ -27,10 +28,8 @@ import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.SoftDeleteConfig;
 import dev.lethe.server.iceberg.AsyncDrops;
 import dev.lethe.server.management.CleanupRoutes;
-import dev.lethe.server.management.ManagementResponses;
 import dev.lethe.server.management.SoftDeleteRoutes;
 import dev.lethe.server.config.StoreConfig;
-import dev.lethe.server.store.StoreErrors;
 import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.server.store.StoreService;
 import dev.lethe.server.store.StoreSettings;
@@ -43,7 +42,6 @@ import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.entity.ServerSecrets;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
-import dev.lethe.server.auth.AuthDecision;
 import dev.lethe.server.auth.AuthFile;
 import dev.lethe.server.auth.AuthFileLoader;
 import dev.lethe.server.auth.AuthorizationHeader;
@@ -57,7 +55,6 @@ import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.auth.AuthorizerAccessCheck;
-import dev.lethe.server.iceberg.IcebergErrors;
 import dev.lethe.server.http.IcebergJson;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.iceberg.TableDrops;
@@ -74,7 +71,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.UriCompliance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +81,7 @@ import org.slf4j.LoggerFactory;
  * <p>On start it opens (and migrates) the catalog database, creates metalake {@code default} with
  * catalog {@code main} if missing, serves the Iceberg REST routes under {@code /iceberg/v1/}, and
  * serves the store named by {@code lethe.store.uri} under {@code /store/v1/} ({@link StoreRoutes}).
- * Every error is JSON: Iceberg's {@link ErrorResponse} shape, never an HTML page.
+ * Every error is JSON ({@link ErrorMapper}), never an HTML page.
  */
 public final class LetheServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LetheServer.class);
@@ -95,11 +91,6 @@ public final class LetheServer implements AutoCloseable {
   /** Catalog created on first start; the default {@code warehouse}. */
   public static final String DEFAULT_CATALOG = "main";
 
-  /**
-   * Request attribute set by a handler that wrote its own error body, so the 404/405 fallbacks
-   * leave it alone (management routes write {@code {code, type, message}}).
-   */
-  public static final String ERROR_WRITTEN = "lethe.error-written";
   /**
    * Jetty's own stop timeout, in ms: the last step of {@link #close()}, after its bounded wait for
    * requests in flight (docs/design/0410-operations.md §4), so only a request stuck outside the
@@ -303,10 +294,11 @@ public final class LetheServer implements AutoCloseable {
           .loadOrCreate(ServerSecrets.PAGE_TOKEN_KEY));
       IcebergRestRoutes iceberg = new IcebergRestRoutes(catalogs, json, DEFAULT_CATALOG, access, asyncDrops, drops,
           pageTokens);
-      CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access, pageTokens);
+      CleanupRoutes cleanups = new CleanupRoutes(catalogs, new CleanupJobListing(database), access, pageTokens);
       SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops, pageTokens);
       StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access), pageTokens);
       AccessCheck metricsAccess = access;
+      ErrorMapper errors = new ErrorMapper(json);
       GracefulHandler graceful = new GracefulHandler();
       gate = new ShutdownGate(graceful::getCurrentRequestCount);
       ShutdownGate stopGate = gate;
@@ -329,7 +321,7 @@ public final class LetheServer implements AutoCloseable {
             java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
         // errors Jetty answers itself (unparsable URI, URI or headers too long) are JSON too
         c.jetty.modifyServer(server -> {
-          server.setErrorHandler(new JsonErrorHandler(json));
+          server.setErrorHandler(new JsonErrorHandler(errors));
           // counts requests in flight for close(); Jetty's own stop comes last and is short
           server.setHandler(graceful);
           // one client address is served at most this many requests at once; the rest wait
@@ -372,31 +364,7 @@ public final class LetheServer implements AutoCloseable {
           }
           ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
         });
-        c.routes.exception(HttpResponseException.class, (e, ctx) -> writeError(ctx, json, e.getStatus(), e, e.getMessage()));
-        c.routes.exception(Exception.class, (e, ctx) -> {
-          int status = IcebergErrors.statusOf(e);
-          if (ShutdownGate.status(ShutdownGate.stopping(ctx), status) != status) {
-            // the stop cancelled this request's database work: not a bug, no stack trace
-            LOG.warn("Request {} {} answered 503: the server is stopping", ctx.method(), ctx.path());
-            ctx.header("Connection", "close");
-            writeError(ctx, json, 503, null, ShutdownGate.MESSAGE);
-            return;
-          }
-          if (status == 500) {
-            LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
-          }
-          writeError(ctx, json, status, e, null);
-        });
-        c.routes.error(404, ctx -> {
-          if (ctx.attribute(ERROR_WRITTEN) == null) {
-            writeError(ctx, json, 404, null, "No route for " + ctx.method() + " " + ctx.path());
-          }
-        });
-        c.routes.error(405, ctx -> {
-          if (ctx.attribute(ERROR_WRITTEN) == null) {
-            writeError(ctx, json, 405, null, "Method not allowed: " + ctx.method() + " " + ctx.path());
-          }
-        });
+        errors.register(c.routes);
       });
       app.start(config.host(), config.port());
     } catch (RuntimeException e) {
@@ -437,7 +405,6 @@ public final class LetheServer implements AutoCloseable {
       String asked = ctx.header("Access-Control-Request-Headers");
       ctx.header("Access-Control-Allow-Headers", asked == null || asked.isBlank() ? "Authorization, Content-Type" : asked);
       ctx.header("Access-Control-Max-Age", "600");
-      ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
       ctx.status(204);
       ctx.skipRemainingHandlers();
       return;
@@ -454,47 +421,6 @@ public final class LetheServer implements AutoCloseable {
     if (length > max) {
       throw new HttpResponseException(413, "Request body too large: " + length + " bytes, limit is " + max + " bytes");
     }
-  }
-
-  private static void writeError(Context ctx, IcebergJson json, int status, Throwable failure, String message) {
-    ErrorResponse body;
-    if (failure == null || failure instanceof HttpResponseException) {
-      String type = switch (status) {
-        case 404 -> "NotFoundException";
-        case 405 -> "MethodNotAllowed";
-        case 403 -> "ForbiddenException";
-        case 413 -> "RequestTooLarge";
-        case 415 -> "UnsupportedMediaType";
-        case 408 -> "RequestTimeout";
-        case 503 -> "ServiceUnavailableException";
-        default -> status >= 500 ? "InternalServerError" : "BadRequestException";
-      };
-      String text = message == null || message.isEmpty() ? "HTTP " + status : message;
-      if (status == 413) {
-        text = BodyLimitMessage.of(text);
-      }
-      if (ctx.path().startsWith(StoreErrors.PREFIX)) {
-        // no store route matched (or the body was refused): the store's error shape
-        StoreErrors.error(ctx, status, type, text);
-        return;
-      }
-      if (ctx.path().startsWith(ManagementResponses.PREFIX)) {
-        // no route matched (or the body was refused) under the management tree: its own error shape
-        if (status == 401) {
-          ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
-        }
-        ManagementResponses.error(ctx, status, type, text);
-        return;
-      }
-      body = ErrorResponse.builder().responseCode(status).withType(type).withMessage(text).build();
-    } else {
-      body = IcebergErrors.toErrorResponse(failure);
-    }
-    ctx.attribute(ERROR_WRITTEN, Boolean.TRUE);
-    if (status == 401) {
-      ctx.header("WWW-Authenticate", AuthDecision.Unauthenticated.CHALLENGE);
-    }
-    ctx.status(status).contentType("application/json").result(json.write(body));
   }
 
   /** The port actually bound. */

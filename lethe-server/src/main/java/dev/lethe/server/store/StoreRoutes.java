@@ -1,5 +1,8 @@
 package dev.lethe.server.store;
 
+import dev.lethe.server.http.ApiException;
+import dev.lethe.server.http.DotSegments;
+import dev.lethe.server.http.ErrorMapper;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
@@ -12,15 +15,13 @@ import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.format.DraftJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
  * The Lethe Store over HTTP, under {@value #ROOT} (docs/store.md "Routes";
  * docs/design/0103-store-http-routes.md). Each handler parses ({@link StoreRequests}), calls one
  * {@link StoreService} method and writes its outcome ({@link StoreResponses}); every exception
- * goes through {@link StoreErrors}.
+ * is answered by {@link ErrorMapper}.
  *
  * <table>
  *   <caption>Routes</caption>
@@ -81,15 +82,11 @@ public final class StoreRoutes {
     routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::removeBlob));
   }
 
-  private static void run(Context ctx, StoreService service, Handler handler) {
-    try {
-      // 401 before anything else: no path or body is parsed for a caller without a valid token
-      Optional<Principal> caller = service.caller(AuthorizationHeader.of(ctx));
-      StoreRequests.rejectRepeats(ctx);
-      handler.handle(ctx, caller);
-    } catch (Exception e) {
-      StoreErrors.write(ctx, e);
-    }
+  private static void run(Context ctx, StoreService service, Handler handler) throws Exception {
+    // 401 before anything else: no path or body is parsed for a caller without a valid token
+    Optional<Principal> caller = service.caller(AuthorizationHeader.of(ctx));
+    StoreRequests.rejectRepeats(ctx);
+    handler.handle(ctx, caller);
   }
 
   private void get(Context ctx, Optional<Principal> auth) {
@@ -186,7 +183,7 @@ public final class StoreRoutes {
     if (content.isPresent()) {
       ctx.status(200).contentType("application/octet-stream").result(content.get());
     } else {
-      StoreErrors.error(ctx, 404, "NotFound", "no blob " + hash);
+      ErrorMapper.plain(ctx, 404, "NotFound", "no blob " + hash);
     }
   }
 
@@ -207,28 +204,13 @@ public final class StoreRoutes {
    * not the 404 of an unknown route, which on a raw route would read as "server too old".
    */
   private static void rejectDotSegments(Context ctx) {
-    String[] segments = ctx.path().split("/", -1);
-    for (int i = 1; i < segments.length - 1; i++) {
-      if (segments[i].isEmpty()) {
-        StoreErrors.error(ctx, 400, "BadRequest", "Invalid path " + StoreRequests.printable(ctx.path())
-            + ": empty path segment (a key part is 1 to 255 characters of [A-Za-z0-9._-])");
-        ctx.skipRemainingHandlers();
-        return;
-      }
+    if (DotSegments.hasEmptyInnerSegment(ctx.path())) {
+      throw new ApiException(400, "BadRequest", "Invalid path " + StoreRequests.printable(ctx.path())
+          + ": empty path segment (a key part is 1 to 255 characters of [A-Za-z0-9._-])");
     }
-    for (String raw : segments) {
-      String segment;
-      try {
-        segment = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException malformed) {
-        continue; // not a dot segment; the route's own parsing answers it
-      }
-      if (segment.equals(".") || segment.equals("..")) {
-        StoreErrors.error(ctx, 400, "BadRequest",
-            "Invalid path " + StoreRequests.printable(ctx.path()) + ": '" + segment + "' is a relative path segment");
-        ctx.skipRemainingHandlers();
-        return;
-      }
-    }
+    DotSegments.relative(ctx.path(), false).ifPresent(segment -> {
+      throw new ApiException(400, "BadRequest",
+          "Invalid path " + StoreRequests.printable(ctx.path()) + ": '" + segment + "' is a relative path segment");
+    });
   }
 }
