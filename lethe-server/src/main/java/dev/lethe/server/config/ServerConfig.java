@@ -61,4 +61,9 @@ public record ServerConfig(
     return "ServerConfig[host=" + host + ", port=" + port + ", dataDir=" + dataDir + ", jdbcUrl=" + effectiveJdbcUrl().replaceAll("(?i)(password=)[^&;]*", "$1***")
         + ", warehouse=" + effectiveWarehouse() + ", maxRequestBytes=" + maxRequestBytes + ", authFile=" + authFile + "]";
   }
+
+  /** Whether {@link #host()} is a loopback name or address only ({@code 127.0.0.1}, {@code ::1}, {@code localhost}). */
+  public boolean bindsLoopbackOnly() {
+    return host.equals("127.0.0.1") || host.equals("::1") || host.equals("localhost");
+  }
 }
