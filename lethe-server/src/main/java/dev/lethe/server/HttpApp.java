@@ -60,7 +60,6 @@ final class HttpApp {
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens);
     StoreRoutes storeRoutes = new StoreRoutes(new StoreService(components.store, access), components.pageTokens);
-    AccessCheck metricsAccess = access;
     GracefulHandler graceful = new GracefulHandler();
     ShutdownGate gate = new ShutdownGate(graceful::getCurrentRequestCount);
     long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
@@ -121,7 +120,7 @@ final class HttpApp {
       boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
       ReadRoutes.getAndHead(c.routes, "/metrics", ctx -> {
         if (!metricsPublic) {
-          metricsAccess.checkMetrics(AuthorizationHeader.of(ctx));
+          access.checkMetrics(AuthorizationHeader.of(ctx));
         }
         ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(components.registry.scrape());
       });

@@ -41,7 +41,7 @@ public final class LetheServer implements AutoCloseable {
 
   private final ServerComponents components;
   private final Javalin app;
-  private final ShutdownGate gate;
+  private final ShutdownGate gate; // answers 503 from the stop on and counts the requests in flight
   private final String host;
   private final long shutdownTimeoutMs;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -57,7 +57,6 @@ public final class LetheServer implements AutoCloseable {
   /**
    * Starts the server and returns once it is listening. Auth is on when {@link
    * ServerConfig#authFile()} names a principals file (docs/auth.md), off otherwise.
-   *
    * @throws ConfigException if the auth file is invalid (the message names {@code lethe.auth.file})
    */
   public static LetheServer start(ServerConfig config) {
@@ -89,7 +88,6 @@ public final class LetheServer implements AutoCloseable {
 
   /**
    * Starts the server and returns once it is listening; {@code access} is run before every route.
-   *
    * @throws RuntimeException if the database cannot be opened or migrated, or the port is taken (nothing stays open)
    */
   public static LetheServer start(ServerConfig config, AccessCheck access) {
@@ -106,7 +104,11 @@ public final class LetheServer implements AutoCloseable {
     }
     LetheServer server = new LetheServer(components, http, config.host(), OperationsConfig.shutdownTimeoutMs(config.properties()));
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
-    components.announceStore(server.storeUri());
+    LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), components.storeSettings.redactedUri(),
+        components.storeSettings.ancestorCap());
+    if (components.store instanceof dev.lethe.store.s3.S3Store s3) {
+      LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3)); // docs/design/0131-qualify-s3-probe.md
+    }
     return server;
   }
 

@@ -194,15 +194,6 @@ final class ServerComponents implements AutoCloseable {
     return props;
   }
 
-  /** Logs where the store is served, what it is and, for S3, the qualification verdict. */
-  void announceStore(String uri) {
-    LOG.info("Lethe Store at {} (store={}, ancestor cap {})", uri, storeSettings.redactedUri(), storeSettings.ancestorCap());
-    if (store instanceof dev.lethe.store.s3.S3Store s3) {
-      // docs/design/0131-qualify-s3-probe.md
-      LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3));
-    }
-  }
-
   /** Closes the store under requests still running at the stop (docs/design/0410-operations.md §4); closed again by {@link #close()}. */
   void closeStoreEarly() {
     if (store instanceof AutoCloseable c) {

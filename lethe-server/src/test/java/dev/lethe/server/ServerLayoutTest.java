@@ -20,6 +20,13 @@ class ServerLayoutTest {
   }
 
   @Test
+  void nothingDependsOnTheCompositionRoot() {
+    noClasses().that().resideInAPackage("dev.lethe.server.*..")
+        .should().dependOnClassesThat().resideInAPackage("dev.lethe.server")
+        .check(SERVER);
+  }
+
+  @Test
   void routesCallServicesNeverADao() {
     noClasses().that().haveSimpleNameEndingWith("Routes")
         .should().dependOnClassesThat().haveNameMatching("dev\\.lethe\\.catalog\\..*Dao")
