@@ -1,7 +1,7 @@
 package dev.lethe.cli;
 
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.config.ServerConfigLoader;

@@ -3,7 +3,7 @@ package dev.lethe.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

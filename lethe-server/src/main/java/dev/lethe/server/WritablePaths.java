@@ -1,5 +1,7 @@
 package dev.lethe.server;
 
+import dev.lethe.server.config.ServerConfig;
+
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import java.io.IOException;

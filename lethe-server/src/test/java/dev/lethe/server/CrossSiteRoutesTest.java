@@ -1,5 +1,7 @@
 package dev.lethe.server;
 
+import dev.lethe.server.config.ServerConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lethe.server.config.ConfigKeys;

@@ -2,7 +2,7 @@ package dev.lethe.bench.catalog;
 
 import dev.lethe.catalog.io.LocalFileIO;
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;

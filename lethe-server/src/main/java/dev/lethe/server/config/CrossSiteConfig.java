@@ -1,6 +1,6 @@
 package dev.lethe.server.config;
 
-import dev.lethe.server.CrossSiteRequests;
+import dev.lethe.server.http.CrossSiteRequests;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,5 @@
 package dev.lethe.server.config;
 
-import dev.lethe.server.ServerConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;

@@ -1,19 +1,18 @@
 package dev.lethe.server.management;
 
-import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
+import dev.lethe.server.auth.AuthorizationHeader;
+import dev.lethe.server.auth.Principal;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.jobs.CleanupJob;
-import dev.lethe.catalog.jobs.CleanupJobDao;
+import dev.lethe.catalog.jobs.CleanupJobListing;
 import dev.lethe.catalog.jobs.CleanupJobState;
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
-import dev.lethe.server.auth.AuthorizationHeader;
-import dev.lethe.server.auth.Principal;
-import dev.lethe.server.iceberg.AccessCheck;
-import dev.lethe.server.iceberg.ListingCursor;
+import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.http.ListingCursor;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.ArrayList;
@@ -36,16 +35,16 @@ public final class CleanupRoutes {
   private static final int DEFAULT_LIMIT = 1000;
 
   private final IcebergCatalogs catalogs;
-  private final CatalogDatabase database;
+  private final CleanupJobListing jobsListing;
   private final AccessCheck access;
   private final PageTokenKey pageTokens;
 
-  /** Routes over the catalogs served and their database; {@code access} needs read on the catalog. */
+  /** Routes over the catalogs served and their cleanup jobs; {@code access} needs read on the catalog. */
   /** @param pageTokens the key listing tokens are signed with */
-  public CleanupRoutes(IcebergCatalogs catalogs, CatalogDatabase database, AccessCheck access, PageTokenKey pageTokens) {
+  public CleanupRoutes(IcebergCatalogs catalogs, CleanupJobListing jobsListing, AccessCheck access, PageTokenKey pageTokens) {
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
-    this.database = database;
+    this.jobsListing = jobsListing;
     this.access = access;
   }
 
@@ -56,23 +55,10 @@ public final class CleanupRoutes {
 
   private void list(Context ctx) {
     String catalogName = ctx.pathParam("catalog");
-    if (!ManagementResponses.allowed(ctx, () -> access.check(AuthorizationHeader.of(ctx), catalogName, false))) {
-      return;
-    }
-    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs).orElse(null);
-    if (catalog == null) {
-      return;
-    }
-    CleanupJobState state = null;
+    access.check(AuthorizationHeader.of(ctx), catalogName, false);
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
     String stateParam = ctx.queryParam("state");
-    if (stateParam != null && !stateParam.isEmpty()) {
-      try {
-        state = CleanupJobState.parse(stateParam);
-      } catch (IllegalArgumentException e) {
-        error(ctx, 400, "IllegalArgumentException", e.getMessage());
-        return;
-      }
-    }
+    CleanupJobState state = stateParam != null && !stateParam.isEmpty() ? CleanupJobState.parse(stateParam) : null;
     int limit = DEFAULT_LIMIT;
     String limitParam = ctx.queryParam("limit");
     if (limitParam != null && !limitParam.isEmpty()) {
@@ -82,8 +68,7 @@ public final class CleanupRoutes {
         limit = -1;
       }
       if (limit < 1 || limit > 10_000) {
-        error(ctx, 400, "IllegalArgumentException", "Invalid limit: expected 1..10000, got " + limitParam);
-        return;
+        throw new IllegalArgumentException("Invalid limit: expected 1..10000, got " + limitParam);
       }
     }
     String nsParam = ctx.queryParam("namespace");
@@ -93,17 +78,8 @@ public final class CleanupRoutes {
     ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.CLEANUP_JOBS, ctx.pathParam("metalake"),
         catalog.name(), namespace == null ? "" : namespace, objectName == null ? "" : objectName,
         state == null ? "" : state.name());
-    Long before;
-    try {
-      before = before(ctx.queryParam("pageToken"), cursor);
-    } catch (IllegalArgumentException e) {
-      error(ctx, 400, "IllegalArgumentException", e.getMessage());
-      return;
-    }
-    CleanupJobState filter = state;
-    int size = limit;
-    KeysetPage<CleanupJob> jobs = database.jdbi().withHandle(h ->
-        new CleanupJobDao(h).list(catalog.row().catalogId(), namespace, objectName, filter, before, size));
+    Long before = before(ctx.queryParam("pageToken"), cursor);
+    KeysetPage<CleanupJob> jobs = jobsListing.page(catalog.row().catalogId(), namespace, objectName, state, before, limit);
     // docs/design/0424-what-a-reader-sees-of-paths.md
     boolean admin = access.storeCaller(AuthorizationHeader.of(ctx)).map(Principal::isAdmin).orElse(true);
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -158,9 +134,5 @@ public final class CleanupRoutes {
     m.put("createdAt", job.createdAt());
     m.put("updatedAt", job.updatedAt());
     return m;
-  }
-
-  private static void error(Context ctx, int code, String type, String message) {
-    ManagementResponses.error(ctx, code, type, message);
   }
 }

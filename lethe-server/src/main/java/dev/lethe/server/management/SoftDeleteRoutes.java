@@ -1,7 +1,9 @@
 package dev.lethe.server.management;
 
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.http.ApiException;
+import dev.lethe.server.http.DotSegments;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -14,15 +16,13 @@ import dev.lethe.catalog.softdelete.DeletionRecord;
 import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
-import dev.lethe.server.iceberg.AccessCheck;
-import dev.lethe.server.iceberg.ListingCursor;
-import dev.lethe.server.iceberg.PageRequest;
+import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.http.ListingCursor;
+import dev.lethe.server.http.PageRequest;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,9 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The soft deletion's management routes (docs/design/0202-soft-deletion.md §2; docs/design/0200-catalog-architecture.md "Soft deletion")
@@ -61,7 +58,6 @@ import org.slf4j.LoggerFactory;
  * Nothing changes on an error. The routes only parse, check access and render; {@link SoftDeletes} decides.
  */
 public final class SoftDeleteRoutes {
-  private static final Logger LOG = LoggerFactory.getLogger(SoftDeleteRoutes.class);
   /** Path of the table collection. */
   public static final String TABLES = "/api/metalakes/{metalake}/catalogs/{catalog}/schemas/{schema}/tables";
   /** Path of one table. */
@@ -111,66 +107,28 @@ public final class SoftDeleteRoutes {
   private void run(Context ctx, Need need, Handler handler) {
     String catalogName = ctx.pathParam("catalog");
     String auth = AuthorizationHeader.of(ctx);
-    boolean ok = ManagementResponses.allowed(ctx, () -> {
-      if (need == Need.ADMIN) {
-        access.checkAdmin(auth);
-      } else {
-        access.check(auth, catalogName, need == Need.WRITE);
-      }
-    });
-    if (!ok) {
-      return;
+    if (need == Need.ADMIN) {
+      access.checkAdmin(auth);
+    } else {
+      access.check(auth, catalogName, need == Need.WRITE);
     }
-    Optional<LetheCatalog> catalog = ManagementResponses.catalog(ctx, catalogs);
-    if (catalog.isEmpty()) {
-      return;
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
+    Namespace namespace = Namespace.of(ctx.pathParam("schema").split(NamespaceNames.SEPARATOR, -1));
+    EntityNames.checkNamespace(namespace);
+    if (ctx.pathParamMap().containsKey("table")) {
+      EntityNames.check("table", ctx.pathParam("table"));
     }
-    Namespace namespace;
-    try {
-      namespace = Namespace.of(ctx.pathParam("schema").split(NamespaceNames.SEPARATOR, -1));
-      EntityNames.checkNamespace(namespace);
-      if (ctx.pathParamMap().containsKey("table")) {
-        EntityNames.check("table", ctx.pathParam("table"));
-      }
-    } catch (IllegalArgumentException e) {
-      ManagementResponses.badRequest(ctx, e.getMessage());
-      return;
+    if (!catalog.namespaceExists(namespace)) {
+      throw new ApiException(404, "NoSuchSchemaException", "Schema does not exist: " + namespace);
     }
-    try {
-      if (!catalog.get().namespaceExists(namespace)) {
-        ManagementResponses.error(ctx, 404, "NoSuchSchemaException", "Schema does not exist: " + namespace);
-        return;
-      }
-      handler.handle(ctx, catalog.get(), namespace);
-    } catch (IllegalArgumentException e) {
-      ManagementResponses.badRequest(ctx, e.getMessage());
-    } catch (NoSuchTableException e) {
-      notFound(ctx, e.getMessage());
-    } catch (AlreadyExistsException e) {
-      // one live owner (issue 9 rule 2): another entry or job holds an overlapping location
-      ManagementResponses.error(ctx, 409, "AlreadyExistsException", e.getMessage());
-    } catch (RuntimeException e) {
-      LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
-      ManagementResponses.error(ctx, 500, "InternalServerError", "Internal server error; see the server log");
-    }
+    handler.handle(ctx, catalog, namespace);
   }
 
   private static void rejectDotSegments(Context ctx) {
-    for (String raw : ctx.path().split("/", -1)) {
-      String segment;
-      try {
-        segment = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException malformed) {
-        continue; // not a dot segment; the route's own parsing answers it
-      }
-      for (String level : segment.split(NamespaceNames.SEPARATOR, -1)) {
-        if (level.equals(".") || level.equals("..")) {
-          ManagementResponses.badRequest(ctx, "Invalid path " + ctx.path() + ": '" + level + "' is a relative path segment");
-          ctx.skipRemainingHandlers();
-          return;
-        }
-      }
-    }
+    DotSegments.relative(ctx.path(), true).ifPresent(level -> {
+      throw new ApiException(400, "IllegalArgumentException",
+          "Invalid path " + ctx.path() + ": '" + level + "' is a relative path segment");
+    });
   }
 
   private static TableIdentifier table(Context ctx, Namespace namespace) {
@@ -178,20 +136,16 @@ public final class SoftDeleteRoutes {
   }
 
   /** Only {@code deleted=true} is served: there is no live-table listing on these routes (use Iceberg REST). */
-  private static boolean deletedParam(Context ctx) {
+  private static void deletedParam(Context ctx) {
     String v = ctx.queryParam("deleted");
     if (!"true".equalsIgnoreCase(v)) {
-      ManagementResponses.badRequest(ctx, "Invalid deleted: only deleted=true is supported, got "
+      throw new ApiException(400, "IllegalArgumentException", "Invalid deleted: only deleted=true is supported, got "
           + (v == null ? "none" : "'" + v + "'") + " (live tables are listed by the Iceberg REST routes)");
-      return false;
     }
-    return true;
   }
 
   private void list(Context ctx, LetheCatalog catalog, Namespace namespace) {
-    if (!deletedParam(ctx)) {
-      return;
-    }
+    deletedParam(ctx);
     ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.DELETED_TABLES, ctx.pathParam("metalake"),
         catalog.name(), NamespaceNames.encode(namespace));
     Optional<PageRequest> page = PageRequest.parse(ctx.queryParam("pageToken"), ctx.queryParam("pageSize"), cursor);
@@ -209,14 +163,11 @@ public final class SoftDeleteRoutes {
   }
 
   private void load(Context ctx, LetheCatalog catalog, Namespace namespace) {
-    if (!deletedParam(ctx)) {
-      return;
-    }
+    deletedParam(ctx);
     TableIdentifier id = table(ctx, namespace);
     Optional<DeletedTable> deleted = softDeletes.load(catalog.row(), id);
     if (deleted.isEmpty()) {
-      notFound(ctx, "No retained deletion of table " + id);
-      return;
+      throw notFound("No retained deletion of table " + id);
     }
     ctx.status(200).json(view(deleted.get()));
   }
@@ -245,11 +196,11 @@ public final class SoftDeleteRoutes {
       body.put("entityId", r.row().tableId());
       ctx.status(200).json(body);
     } else if (d instanceof SoftDeletePlanner.Gone g) {
-      gone(ctx, "Cannot undrop " + id + ": " + g.reason());
+      throw gone("Cannot undrop " + id + ": " + g.reason());
     } else if (d instanceof SoftDeletePlanner.Hollow h) {
-      ManagementResponses.error(ctx, 409, "TableFilesMissingException", "Cannot undrop " + id + ": " + h.reason());
+      throw new ApiException(409, "TableFilesMissingException", "Cannot undrop " + id + ": " + h.reason());
     } else {
-      notFound(ctx, "Cannot undrop " + id + ": " + ((SoftDeletePlanner.NoRetainedDeletion) d).reason());
+      throw notFound("Cannot undrop " + id + ": " + ((SoftDeletePlanner.NoRetainedDeletion) d).reason());
     }
   }
 
@@ -258,8 +209,7 @@ public final class SoftDeleteRoutes {
     Optional<DeletedTable> before = softDeletes.load(catalog.row(), id);
     SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(AuthorizationHeader.of(ctx)));
     if (c.decision() instanceof SoftDeletePlanner.NotClaimable n) {
-      notFound(ctx, "Cannot purge " + id + ": " + n.reason());
-      return;
+      throw notFound("Cannot purge " + id + ": " + n.reason());
     }
     if (c.decision() instanceof SoftDeletePlanner.RemoveMetadata m) {
       // purgeRequested=false: row and record are gone already; show the record as it was claimed
@@ -272,8 +222,7 @@ public final class SoftDeleteRoutes {
     }
     Optional<DeletedTable> now = softDeletes.load(catalog.row(), id);
     if (now.isEmpty()) { // finalized meanwhile
-      notFound(ctx, "Cannot purge " + id + ": no retained deletion (already purged)");
-      return;
+      throw notFound("Cannot purge " + id + ": no retained deletion (already purged)");
     }
     ctx.status(202).json(view(now.get()));
   }
@@ -299,11 +248,11 @@ public final class SoftDeleteRoutes {
     return m;
   }
 
-  private static void notFound(Context ctx, String message) {
-    ManagementResponses.error(ctx, 404, "NoSuchTableException", message);
+  private static ApiException notFound(String message) {
+    return new ApiException(404, "NoSuchTableException", message);
   }
 
-  private static void gone(Context ctx, String message) {
-    ManagementResponses.error(ctx, 410, "TableNotRecoverableException", message);
+  private static ApiException gone(String message) {
+    return new ApiException(410, "TableNotRecoverableException", message);
   }
 }

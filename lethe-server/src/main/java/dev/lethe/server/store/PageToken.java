@@ -1,6 +1,6 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.PageTokenKey;
+import dev.lethe.server.http.PageTokenKey;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -1,6 +1,6 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.PageTokenKey;
+import dev.lethe.server.http.PageTokenKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.store.core.ContentHash;
 import dev.lethe.store.core.KeyPrefix;

@@ -1,6 +1,7 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.PageTokenKey;
+import dev.lethe.server.http.ErrorMapper;
+import dev.lethe.server.http.PageTokenKey;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.store.core.Committed;
@@ -39,7 +40,7 @@ final class StoreResponses {
   }
 
   static void notFound(Context ctx, RecordKey key) {
-    StoreErrors.error(ctx, 404, "NotFound", "not found: " + key);
+    ErrorMapper.plain(ctx, 404, "NotFound", "not found: " + key);
   }
 
   /**
@@ -52,7 +53,7 @@ final class StoreResponses {
     } else if (result instanceof Conflict c) {
       record(ctx, 409, c.current());
     } else if (result instanceof NotFound) {
-      StoreErrors.error(ctx, 412, "NotFound", "Cannot put " + key + ": an expected revision was given but the key "
+      ErrorMapper.plain(ctx, 412, "NotFound", "Cannot put " + key + ": an expected revision was given but the key "
           + (raw ? "is absent" : "is absent or deleted") + " (re-read it)");
     }
   }

@@ -1,7 +1,10 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.PageTokenKey;
-import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.http.ApiException;
+import dev.lethe.server.http.DotSegments;
+import dev.lethe.server.http.ErrorMapper;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
@@ -12,15 +15,13 @@ import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.format.DraftJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
  * The Lethe Store over HTTP, under {@value #ROOT} (docs/store.md "Routes";
  * docs/design/0103-store-http-routes.md). Each handler parses ({@link StoreRequests}), calls one
  * {@link StoreService} method and writes its outcome ({@link StoreResponses}); every exception
- * goes through {@link StoreErrors}.
+ * is answered by {@link ErrorMapper}.
  *
  * <table>
  *   <caption>Routes</caption>
@@ -81,15 +82,11 @@ public final class StoreRoutes {
     routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::removeBlob));
   }
 
-  private static void run(Context ctx, StoreService service, Handler handler) {
-    try {
-      // 401 before anything else: no path or body is parsed for a caller without a valid token
-      Optional<Principal> caller = service.caller(AuthorizationHeader.of(ctx));
-      StoreRequests.rejectRepeats(ctx);
-      handler.handle(ctx, caller);
-    } catch (Exception e) {
-      StoreErrors.write(ctx, e);
-    }
+  private static void run(Context ctx, StoreService service, Handler handler) throws Exception {
+    // 401 before anything else: no path or body is parsed for a caller without a valid token
+    Optional<Principal> caller = service.caller(AuthorizationHeader.of(ctx));
+    StoreRequests.rejectRepeats(ctx);
+    handler.handle(ctx, caller);
   }
 
   private void get(Context ctx, Optional<Principal> auth) {
@@ -110,7 +107,7 @@ public final class StoreRoutes {
 
   private void put(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.RequestBody.read(ctx), key);
+    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.http.RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
     PutResult result = service.put(auth, draft.draft(), expected);
     StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
@@ -121,7 +118,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
     }
-    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.RequestBody.read(ctx));
+    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.http.RequestBody.read(ctx));
     Optional<Revision> expected = StoreRequests.expected(ctx, body.expected());
     StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
   }
@@ -145,7 +142,7 @@ public final class StoreRoutes {
 
   private void putRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    Record record = StoreRequests.rawRecord(dev.lethe.server.RequestBody.read(ctx), key);
+    Record record = StoreRequests.rawRecord(dev.lethe.server.http.RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
   }
@@ -157,7 +154,7 @@ public final class StoreRoutes {
           + "not If-Match or If-None-Match");
     }
     java.util.List<dev.lethe.store.core.RawPut> items =
-        StoreRequests.rawBatch(dev.lethe.server.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
+        StoreRequests.rawBatch(dev.lethe.server.http.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
     StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
   }
 
@@ -166,7 +163,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
     }
-    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.RequestBody.read(ctx)));
+    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.http.RequestBody.read(ctx)));
     StoreResponses.delete(ctx, service.purge(auth, key, expected));
   }
 
@@ -177,7 +174,7 @@ public final class StoreRoutes {
 
   private void putBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
-    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.RequestBody.read(ctx)));
+    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.http.RequestBody.read(ctx)));
   }
 
   private void getBlob(Context ctx, Optional<Principal> auth) {
@@ -186,7 +183,7 @@ public final class StoreRoutes {
     if (content.isPresent()) {
       ctx.status(200).contentType("application/octet-stream").result(content.get());
     } else {
-      StoreErrors.error(ctx, 404, "NotFound", "no blob " + hash);
+      ErrorMapper.plain(ctx, 404, "NotFound", "no blob " + hash);
     }
   }
 
@@ -207,28 +204,13 @@ public final class StoreRoutes {
    * not the 404 of an unknown route, which on a raw route would read as "server too old".
    */
   private static void rejectDotSegments(Context ctx) {
-    String[] segments = ctx.path().split("/", -1);
-    for (int i = 1; i < segments.length - 1; i++) {
-      if (segments[i].isEmpty()) {
-        StoreErrors.error(ctx, 400, "BadRequest", "Invalid path " + StoreRequests.printable(ctx.path())
-            + ": empty path segment (a key part is 1 to 255 characters of [A-Za-z0-9._-])");
-        ctx.skipRemainingHandlers();
-        return;
-      }
+    if (DotSegments.hasEmptyInnerSegment(ctx.path())) {
+      throw new ApiException(400, "BadRequest", "Invalid path " + StoreRequests.printable(ctx.path())
+          + ": empty path segment (a key part is 1 to 255 characters of [A-Za-z0-9._-])");
     }
-    for (String raw : segments) {
-      String segment;
-      try {
-        segment = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException malformed) {
-        continue; // not a dot segment; the route's own parsing answers it
-      }
-      if (segment.equals(".") || segment.equals("..")) {
-        StoreErrors.error(ctx, 400, "BadRequest",
-            "Invalid path " + StoreRequests.printable(ctx.path()) + ": '" + segment + "' is a relative path segment");
-        ctx.skipRemainingHandlers();
-        return;
-      }
-    }
+    DotSegments.relative(ctx.path(), false).ifPresent(segment -> {
+      throw new ApiException(400, "BadRequest",
+          "Invalid path " + StoreRequests.printable(ctx.path()) + ": '" + segment + "' is a relative path segment");
+    });
   }
 }

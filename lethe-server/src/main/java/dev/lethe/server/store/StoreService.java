@@ -4,7 +4,7 @@ import dev.lethe.server.auth.Principal;
 import dev.lethe.server.auth.StoreAction;
 import dev.lethe.server.auth.StoreAuthorship;
 import dev.lethe.server.auth.StoreGrants;
-import dev.lethe.server.iceberg.AccessCheck;
+import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.store.core.ContentHash;
 import dev.lethe.store.core.DeleteResult;
 import dev.lethe.store.core.KeyPrefix;

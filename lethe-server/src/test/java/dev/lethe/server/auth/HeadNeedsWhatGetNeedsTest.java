@@ -3,7 +3,7 @@ package dev.lethe.server.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.ServerHttp;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.store.core.ContentHash;

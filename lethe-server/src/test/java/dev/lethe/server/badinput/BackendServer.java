@@ -1,7 +1,7 @@
 package dev.lethe.server.badinput;
 
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.store.jdbc.FreshStoreDatabases;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,7 +3,6 @@ package dev.lethe.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lethe.server.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

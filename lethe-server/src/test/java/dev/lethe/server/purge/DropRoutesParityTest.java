@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerHttp;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.config.ConfigKeys;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeout;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.ServerHttp;
 import dev.lethe.server.config.ConfigKeys;
 import java.io.IOException;

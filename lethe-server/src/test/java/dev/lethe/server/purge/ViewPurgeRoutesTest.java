@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.ServerHttp;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.store.jdbc.FreshStoreDatabases;

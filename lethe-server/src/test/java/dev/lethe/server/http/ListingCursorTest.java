@@ -1,4 +1,5 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.http;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ListingCursorTest {
-  private static final dev.lethe.server.PageTokenKey KEY = dev.lethe.server.PageTokenKey.of(new byte[32]);
+  private static final dev.lethe.server.http.PageTokenKey KEY = dev.lethe.server.http.PageTokenKey.of(new byte[32]);
   private static final ListingCursor NAMESPACES = ListingCursor.of(KEY, ListingCursor.Listing.NAMESPACES, "main", "a\u001fb");
 
   @Test
@@ -68,12 +69,12 @@ class ListingCursorTest {
     assertThatThrownBy(() -> NAMESPACES.after(unkeyed(json))).hasMessageContaining("Invalid pageToken");
     byte[] other = new byte[32];
     other[0] = 1;
-    assertThatThrownBy(() -> NAMESPACES.after(signed(dev.lethe.server.PageTokenKey.of(other), json)))
+    assertThatThrownBy(() -> NAMESPACES.after(signed(dev.lethe.server.http.PageTokenKey.of(other), json)))
         .hasMessageContaining("Invalid pageToken");
   }
 
   /** A token built as the server builds it, around any JSON body: only the body's content is refused. */
-  private static String signed(dev.lethe.server.PageTokenKey key, String json) {
+  private static String signed(dev.lethe.server.http.PageTokenKey key, String json) {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);
     Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
     return b64.encodeToString(body) + "." + b64.encodeToString(key.sign("lethe-catalog-page", body));

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import dev.lethe.server.config.ConfigKeys;
 import java.util.Locale;

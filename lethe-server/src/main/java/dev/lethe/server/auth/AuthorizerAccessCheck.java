@@ -1,9 +1,5 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.auth;
 
-import dev.lethe.server.auth.Access;
-import dev.lethe.server.auth.AuthDecision;
-import dev.lethe.server.auth.Authorizer;
-import dev.lethe.server.auth.Principal;
 import java.util.Optional;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;

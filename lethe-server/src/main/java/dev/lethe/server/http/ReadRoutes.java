@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;

@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.http;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.config;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -60,5 +60,10 @@ public record ServerConfig(
   public String toString() {
     return "ServerConfig[host=" + host + ", port=" + port + ", dataDir=" + dataDir + ", jdbcUrl=" + effectiveJdbcUrl().replaceAll("(?i)(password=)[^&;]*", "$1***")
         + ", warehouse=" + effectiveWarehouse() + ", maxRequestBytes=" + maxRequestBytes + ", authFile=" + authFile + "]";
+  }
+
+  /** Whether {@link #host()} is a loopback name or address only ({@code 127.0.0.1}, {@code ::1}, {@code localhost}). */
+  public boolean bindsLoopbackOnly() {
+    return host.equals("127.0.0.1") || host.equals("::1") || host.equals("localhost");
   }
 }

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -31,11 +31,11 @@ import java.io.InputStream;
  * before handler that answers and calls {@code skipRemainingHandlers} (the store's dot-segment
  * check) skips the after handlers too. Thread-safe.
  */
-final class UnreadBodyDrain implements Filter {
+public final class UnreadBodyDrain implements Filter {
   private final long limit;
 
   /** @param limit the most bytes to read and discard per request, at least 0 */
-  UnreadBodyDrain(long limit) {
+  public UnreadBodyDrain(long limit) {
     this.limit = limit;
   }
 

@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.auth;
 
 /**
  * Decides, on the request thread and before any catalog call, whether a request may read or write

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import java.util.Locale;
 import java.util.Set;

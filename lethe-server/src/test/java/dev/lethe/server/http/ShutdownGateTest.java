@@ -1,4 +1,5 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 

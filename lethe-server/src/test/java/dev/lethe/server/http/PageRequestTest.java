@@ -1,4 +1,5 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.http;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +8,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PageRequestTest {
-  private static final dev.lethe.server.PageTokenKey KEY = dev.lethe.server.PageTokenKey.of(new byte[32]);
+  private static final dev.lethe.server.http.PageTokenKey KEY = dev.lethe.server.http.PageTokenKey.of(new byte[32]);
   private static final ListingCursor TABLES = ListingCursor.of(KEY, ListingCursor.Listing.TABLES, "main", "db");
 
   @Test

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -26,7 +26,7 @@ public final class ShutdownGate {
   private final LongSupplier inFlight;
 
   /** @param inFlight how many requests the HTTP server is handling now (the caller's own included) */
-  ShutdownGate(LongSupplier inFlight) {
+  public ShutdownGate(LongSupplier inFlight) {
     this.inFlight = inFlight;
   }
 
@@ -36,7 +36,7 @@ public final class ShutdownGate {
    *
    * @throws HttpResponseException 503 while the server stops
    */
-  void filter(Context ctx) {
+  public void filter(Context ctx) {
     ctx.attribute(ATTRIBUTE, this);
     if (stopping.get()) {
       ctx.header("Connection", "close");
@@ -62,7 +62,7 @@ public final class ShutdownGate {
   }
 
   /** Starts the stop: every request from now on is answered 503. Idempotent. */
-  void close() {
+  public void close() {
     stopping.set(true);
   }
 
@@ -72,7 +72,7 @@ public final class ShutdownGate {
    * @return true if none is left, false if some still run when the time is up
    * @throws InterruptedException if the waiting thread is interrupted
    */
-  boolean awaitIdle(long timeoutMs) throws InterruptedException {
+  public boolean awaitIdle(long timeoutMs) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     while (inFlight.getAsLong() > 0) {
       if (System.nanoTime() - deadline >= 0) {
@@ -85,7 +85,7 @@ public final class ShutdownGate {
   }
 
   /** Requests in flight now. */
-  long inFlight() {
+  public long inFlight() {
     return inFlight.getAsLong();
   }
 }

@@ -1,4 +1,4 @@
-package dev.lethe.server;
+package dev.lethe.server.http;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -35,10 +35,10 @@ public final class RequestBody {
       }
       ctx.header("Connection", "close");
       if (timedOut(io)) {
-        throw new HttpResponseException(408, "Request timeout: the request body stopped arriving before its end "
+        throw new NotRead(408, "Request timeout: the request body stopped arriving before its end "
             + "(fewer bytes than its Content-Length?); nothing was read or written");
       }
-      throw new HttpResponseException(400, "Invalid request: the body could not be read whole ("
+      throw new NotRead(400, "Invalid request: the body could not be read whole ("
           + firstLine(io.getMessage()) + "); nothing was read or written");
     }
   }
@@ -58,5 +58,12 @@ public final class RequestBody {
     }
     int nl = s.indexOf('\n');
     return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  /** A body that did not arrive whole: 408 (it stopped arriving) or 400 (the connection failed). */
+  public static final class NotRead extends HttpResponseException {
+    NotRead(int status, String message) {
+      super(status, message);
+    }
   }
 }

@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.http;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.http;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -18,7 +18,7 @@ import java.util.Map;
  * <p>The bytes must be well-formed UTF-8 (no overlong form, no encoded surrogate): anything else is
  * a 400 naming the segment, not a name with replacement characters.
  */
-final class PathSegments {
+public final class PathSegments {
   private PathSegments() {}
 
   /**
@@ -27,7 +27,7 @@ final class PathSegments {
    *
    * @throws IllegalArgumentException if a parameter's segment is not valid
    */
-  static Map<String, String> params(String pattern, String rawPath) {
+  public static Map<String, String> params(String pattern, String rawPath) {
     String[] names = pattern.split("/", -1);
     String[] raw = rawPath.split("/", -1);
     Map<String, String> out = new HashMap<>();
@@ -44,7 +44,7 @@ final class PathSegments {
    *
    * @throws IllegalArgumentException on a bad escape or bytes that are not UTF-8
    */
-  static String decode(String raw) {
+  public static String decode(String raw) {
     if (raw.indexOf('%') < 0) {
       return raw.replace('+', ' ');
     }

@@ -1,4 +1,4 @@
-package dev.lethe.server.iceberg;
+package dev.lethe.server.http;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.lethe.server.PageTokenKey;
 import java.util.Base64;
 import java.util.List;
 

@@ -1,0 +1,226 @@
+package dev.lethe.server;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.DatabaseSettings;
+import dev.lethe.catalog.entity.ServerSecrets;
+import dev.lethe.catalog.iceberg.IcebergCatalogs;
+import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.ClaimBackfill;
+import dev.lethe.catalog.drop.Drops;
+import dev.lethe.catalog.purge.AsyncPurgeService;
+import dev.lethe.catalog.jobs.AsyncPurgeSettings;
+import dev.lethe.catalog.jobs.CleanupJobListing;
+import dev.lethe.catalog.jobs.CredentialCipher;
+import dev.lethe.catalog.purge.DeletePool;
+import dev.lethe.catalog.purge.LoggingPurgeEventListener;
+import dev.lethe.catalog.jobs.PurgeEvent;
+import dev.lethe.catalog.jobs.PurgeEventListener;
+import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
+import dev.lethe.catalog.softdelete.SoftDeletes;
+import dev.lethe.server.config.AsyncPurgeConfig;
+import dev.lethe.server.config.ConfigException;
+import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.ServerConfig;
+import dev.lethe.server.config.ServerConfigLoader;
+import dev.lethe.server.config.SoftDeleteConfig;
+import dev.lethe.server.config.StoreConfig;
+import dev.lethe.server.http.PageTokenKey;
+import dev.lethe.server.store.StoreSettings;
+import dev.lethe.store.core.Store;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.iceberg.io.CloseableGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the server is made of, opened in dependency order: the catalog database, the store, the
+ * catalogs, the delete pool, the purge executor, the soft deletions and their expiry timer, the
+ * drop service (docs/design/0215-one-http-edge-and-composition-root.md §3). Each is registered for
+ * closing as it opens, so a start that fails closes exactly what opened, newest first, and {@link
+ * #close()} does the same after the HTTP server stopped.
+ */
+final class ServerComponents implements AutoCloseable {
+  /** Metalake created and served on start. */
+  static final String METALAKE = "default";
+  /** Catalog created on first start; the default {@code warehouse}. */
+  static final String CATALOG = "main";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServerComponents.class);
+
+  private final Opened opened;
+
+  final CatalogDatabase database;
+  final Store store;
+  final StoreSettings storeSettings;
+  final IcebergCatalogs catalogs;
+  final AsyncPurgeService purge;
+  final SoftDeletes softDeletes;
+  final Drops drops;
+  final CleanupJobListing cleanupJobs;
+  final PageTokenKey pageTokens;
+  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  private ServerComponents(ServerConfig config, Clock clock, Opened opened) {
+    this.opened = opened;
+    // before either side of the purge <-> expiry wake-up exists
+    Wakeups wakeups = new Wakeups();
+    database = opened.add(CatalogDatabase.open(new DatabaseSettings(
+        config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize())));
+    AsyncPurgeSettings purgeSettings = AsyncPurgeConfig.settings(config.properties());
+    storeSettings = StoreConfig.settings(config.properties(), config.dataDir());
+    store = storeSettings.open(clock);
+    if (store instanceof AutoCloseable closeable) {
+      opened.add(closeable);
+    }
+    // the synchronous purge runs on the async purge's executor, built below before the first request
+    AtomicReference<AsyncPurgeService> purgeRef = new AtomicReference<>();
+    catalogs = opened.add(new IcebergCatalogs(database, METALAKE, clock, () -> UUID.randomUUID().toString(),
+        (catalog, id, principal) -> purgeRef.get().purgeTable(catalog, id, principal)));
+    // one server-wide delete pool: the synchronous purge and the async workers share it (docs/design/0201-cleanup-jobs.md §5)
+    DeletePool deletes = opened.add(DeletePool.of(purgeSettings));
+    ensureMainCatalog(config);
+    // rows older than location claims get theirs before the first request (docs/design/0002)
+    new ClaimBackfill(database, new FileIOFactory(), clock).run();
+    CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
+        config.dataDir().resolve("purge.key"));
+    PurgeEventListener logging = new LoggingPurgeEventListener();
+    PurgeEventListener listener = event -> {
+      logging.onEvent(event);
+      // a succeeded cleanup job lets the expiry timer finalize its deletion record at once
+      if (event instanceof PurgeEvent.PurgeCompleted) {
+        wakeups.wakeExpiry();
+      }
+    };
+    purge = opened.add(new AsyncPurgeService(database, METALAKE, purgeSettings, cipher, registry, listener, clock, deletes));
+    AsyncPurgeService asyncPurge = purge;
+    purgeRef.set(asyncPurge);
+    wakeups.purgeWakesBy(asyncPurge::wakeUp);
+    softDeletes = new SoftDeletes(database, METALAKE, SoftDeleteConfig.settings(config.properties()),
+        cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
+    // runs whatever the flag says: existing records still expire when new ones are off (docs/design/0202-soft-deletion.md §7)
+    SoftDeleteExpiry expiry = opened.add(new SoftDeleteExpiry(softDeletes, wakeups::wakePurge));
+    wakeups.expiryWakesBy(expiry::wakeUp);
+    // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
+    drops = new Drops(asyncPurge, softDeletes);
+    cleanupJobs = new CleanupJobListing(database);
+    // one key in the catalog database, so every replica on it accepts the others' page tokens
+    // (docs/design/0423-signed-page-tokens.md)
+    pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)
+        .loadOrCreate(ServerSecrets.PAGE_TOKEN_KEY));
+  }
+
+  /**
+   * Opens every component. The database is opened (and migrated), catalog {@code main} created if
+   * missing, and its configured locations checked.
+   *
+   * @throws ConfigException for a bad catalog, store or purge setting (the message names the key)
+   * @throws RuntimeException if the database or the store cannot be opened; nothing stays open
+   */
+  static ServerComponents open(ServerConfig config, Clock clock) {
+    Opened opened = new Opened();
+    try {
+      return new ServerComponents(config, clock, opened);
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e;
+    }
+  }
+
+  private void ensureMainCatalog(ServerConfig config) {
+    String initialAllowed = catalogProperties(config).get(AllowedLocations.PROPERTY);
+    if (initialAllowed != null) {
+      try {
+        AllowedLocations.of("/", Map.of(AllowedLocations.PROPERTY, initialAllowed)); // checked before it is stored
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("Invalid " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY + ": " + e.getMessage());
+      }
+    }
+    try {
+      catalogs.ensureCatalog(CATALOG, config.effectiveWarehouse(), catalogProperties(config));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("Invalid " + ConfigKeys.WAREHOUSE + ": " + e.getMessage());
+    }
+    String allowed = ServerConfigLoader.allowedLocations(config.properties());
+    if (allowed != null) {
+      catalogs.setCatalogProperty(CATALOG, AllowedLocations.PROPERTY, allowed.isEmpty() ? null : allowed);
+    }
+    try {
+      catalogs.catalog(CATALOG); // opened now, so a warehouse or allowed location that does not parse stops start-up
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("Invalid allowed locations of catalog " + CATALOG + " (" + ConfigKeys.WAREHOUSE
+          + ", " + ConfigKeys.ALLOWED_LOCATIONS + " or " + ConfigKeys.CATALOG_PROPERTIES + AllowedLocations.PROPERTY
+          + "): " + e.getMessage());
+    }
+    // the warehouse main really has (set on its first start), when it is local
+    WritablePaths.localWarehouse(catalogs.catalog(CATALOG).map(c -> c.row().warehouse()).orElse(""))
+        .ifPresent(dir -> WritablePaths.probe(new WritablePaths.Target(
+            "warehouse of catalog " + CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
+  }
+
+  /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */
+  private static Map<String, String> catalogProperties(ServerConfig config) {
+    Map<String, String> props = new TreeMap<>();
+    config.properties().forEach((k, v) -> {
+      if (k.startsWith(ConfigKeys.CATALOG_PROPERTIES) && k.length() > ConfigKeys.CATALOG_PROPERTIES.length()) {
+        props.put(k.substring(ConfigKeys.CATALOG_PROPERTIES.length()), v);
+      }
+    });
+    return props;
+  }
+
+  /** Closes the store under requests still running at the stop (docs/design/0410-operations.md §4); closed again by {@link #close()}. */
+  void closeStoreEarly() {
+    if (store instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.warn("Cannot close the store: {}", e.toString());
+      }
+    }
+  }
+
+  /** Closes every component, newest first; a failure is logged and the rest still close. Idempotent. */
+  @Override
+  public void close() {
+    opened.close();
+  }
+
+  /**
+   * What opened so far, closed newest first. A {@link CloseableGroup} closes in the order its
+   * members were added, so each component opened becomes a new group of itself then the older ones.
+   */
+  private static final class Opened {
+    private CloseableGroup group = quiet(new CloseableGroup());
+
+    <T extends AutoCloseable> T add(T component) {
+      CloseableGroup newer = quiet(new CloseableGroup());
+      newer.addCloseable(component);
+      newer.addCloseable(group);
+      group = newer;
+      return component;
+    }
+
+    void close() {
+      try {
+        group.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // not reached: the groups suppress close failures
+      }
+    }
+
+    private static CloseableGroup quiet(CloseableGroup group) {
+      group.setSuppressCloseFailure(true);
+      return group;
+    }
+  }
+}
