@@ -128,7 +128,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   /**
    * Refuses (400) a create or stage-create request whose {@code location} or write path properties
-   * lie outside the allowed locations, before anything is built (rule 1 of issue 9; the commit
+   * lie outside the allowed locations, before anything is built (docs/design/0001-purge-confinement-and-ownership.md §2; the commit
    * checks the full metadata again).
    *
    * @param location the requested location, or null for the default
@@ -291,7 +291,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   /**
-   * The synchronous purge (issue 9 rule 3): one transaction removes the entry, hands its location
+   * The synchronous purge (docs/design/0051-synchronous-purge-is-a-durable-job.md): one transaction removes the entry, hands its location
    * claims to a cleanup job and inserts that job claimed by this process; then the job runs on the
    * calling thread with the executor the async workers use. The entry is gone whatever the run's
    * outcome; a failed attempt leaves the job to the workers (see the returned state).

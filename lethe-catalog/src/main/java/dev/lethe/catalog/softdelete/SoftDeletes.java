@@ -443,7 +443,7 @@ public final class SoftDeletes {
     }
   }
 
-  /** The cleanup job of issue 3 for a retained table: its metadata location and the catalog's FileIO. */
+  /** The cleanup job (docs/design/0201-cleanup-jobs.md) for a retained table: its metadata location and the catalog's FileIO. */
   private NewCleanupJob cleanupJob(Handle h, EnqueuePurge e, String requestedBy) {
     TableRow row = e.row();
     CatalogRow catalog = new CatalogDao(h).findById(row.catalogId())

@@ -12,8 +12,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
- * The one service behind every table {@code DELETE} (Iceberg REST and management routes; issue 9
- * rule 6, docs/design/0052-one-drop-planner.md): it asks {@link DropPlanner} for the decision and
+ * The one service behind every table {@code DELETE} (Iceberg REST and management routes;
+ * docs/design/0052-one-drop-planner.md): it asks {@link DropPlanner} for the decision and
  * carries it out. A route only reads the request's parameters and headers, calls {@link #drop}, and
  * answers 204 (plus the purge headers of a synchronous purge); failures are exceptions its error
  * mapper turns into the route's error shape: {@link IllegalArgumentException} 400, {@link
@@ -32,6 +32,11 @@ public final class TableDrops {
     this.softDeletes = softDeletes;
   }
 
+  /** Whether soft deletion is on for this server: drops then write deletion records. */
+  public boolean softDeletionOn() {
+    return softDeletes != null && softDeletes.enabled();
+  }
+
   /**
    * How a drop ended.
    *
@@ -39,11 +44,6 @@ public final class TableDrops {
    * @param purge the synchronous purge's job and its state, null on the other paths
    * @param asyncJob the enqueued job of an asynchronous purge, null on the other paths
    */
-  /** Whether soft deletion is on for this server: drops then write deletion records. */
-  public boolean softDeletionOn() {
-    return softDeletes != null && softDeletes.enabled();
-  }
-
   public record Dropped(DropPlanner.Decision decision, PurgeJobExecutor.Finished purge, CleanupJob asyncJob) {}
 
   /** The request's drop parameters, as received. */

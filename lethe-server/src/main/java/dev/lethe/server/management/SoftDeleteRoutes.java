@@ -147,7 +147,7 @@ public final class SoftDeleteRoutes {
     } catch (NoSuchTableException e) {
       notFound(ctx, e.getMessage());
     } catch (AlreadyExistsException e) {
-      // one live owner (issue 9 rule 2): another entry or job holds an overlapping location
+      // one live owner (docs/design/0001 §3): another entry or job holds an overlapping location
       ManagementResponses.error(ctx, 409, "AlreadyExistsException", e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);

@@ -16,25 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store routes' one exception-to-status table, and their error body {@code {code, type,
- * message}} (docs/store.md "Status codes"). Outcomes a caller must handle (409 Conflict, 412 on a
- * conditional write to an absent key, 404 on a consumer read) are not exceptions; see {@link
- * StoreResponses}.
- *
- * <table>
- *   <caption>Exceptions</caption>
- *   <tr><th>exception</th><th>status</th></tr>
- *   <tr><td>{@link IllegalArgumentException} (bad key, revision, body, page token, blob hash)</td><td>400</td></tr>
- *   <tr><td>{@link NotAuthorizedException}</td><td>401 with {@code WWW-Authenticate}</td></tr>
- *   <tr><td>{@link ForbiddenException}</td><td>403</td></tr>
- *   <tr><td>{@link HttpResponseException} (body too large; a body that did not arrive, {@link
- *       dev.lethe.server.RequestBody})</td><td>its status (413; 408, 400)</td></tr>
- *   <tr><td>any other failure while the server stops</td><td>503, {@link ShutdownGate#MESSAGE}</td></tr>
- *   <tr><td>{@link CorruptRecordException} (a stored record that cannot be read or whose revision
- *       does not prove its content)</td><td>500 {@code CorruptRecord}, naming the record, with its
- *       {@code key} when known (docs/design/0108-records-that-prove-their-content.md)</td></tr>
- *   <tr><td>{@link UncheckedIOException} (the substrate failed)</td><td>503</td></tr>
- *   <tr><td>anything else</td><td>500, details only in the server log</td></tr>
- * </table>
+ * message}} (docs/store.md "Routes", its **Errors** item). Outcomes a caller must handle (409
+ * Conflict, 412 on a conditional write to an absent key, 404 on a consumer read) are not
+ * exceptions; see {@link StoreResponses}.
  */
 public final class StoreErrors {
   private static final Logger LOG = LoggerFactory.getLogger(StoreErrors.class);

@@ -2,6 +2,7 @@ package dev.lethe.server.store;
 
 import dev.lethe.server.PageTokenKey;
 import dev.lethe.server.ReadRoutes;
+import dev.lethe.server.RequestBody;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
@@ -21,19 +22,6 @@ import java.util.Optional;
  * docs/design/0103-store-http-routes.md). Each handler parses ({@link StoreRequests}), calls one
  * {@link StoreService} method and writes its outcome ({@link StoreResponses}); every exception
  * goes through {@link StoreErrors}.
- *
- * <table>
- *   <caption>Routes</caption>
- *   <tr><th>route</th><th>success</th></tr>
- *   <tr><td>{@code GET /store/v1}</td><td>200 {@code {formatVersion, ancestorCap, maxPageSize, maxBatchItems}}</td></tr>
- *   <tr><td>{@code GET|PUT|DELETE /store/v1/records/{ns}/{col}/{id}}</td><td>200 record / 200, 201 / 200 tombstone, 204</td></tr>
- *   <tr><td>{@code GET /store/v1/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, live only</td></tr>
- *   <tr><td>{@code GET|PUT /store/v1/raw/records/{ns}/{col}/{id}}</td><td>200 record, 204 absent / 200, 201</td></tr>
- *   <tr><td>{@code GET /store/v1/raw/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, tombstones included</td></tr>
- *   <tr><td>{@code POST /store/v1/raw/purge/{ns}/{col}/{id}}</td><td>204</td></tr>
- *   <tr><td>{@code POST /store/v1/raw/batch/{ns}}</td><td>200 {@code {results: [{status, record | message}]}}</td></tr>
- *   <tr><td>{@code PUT|GET|HEAD|DELETE /store/v1/blobs/{hash}}, {@code GET /store/v1/blobs}</td><td>200</td></tr>
- * </table>
  */
 public final class StoreRoutes {
   /** Root of the store routes. */
@@ -110,7 +98,7 @@ public final class StoreRoutes {
 
   private void put(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.RequestBody.read(ctx), key);
+    DraftJson.Parsed draft = DraftJson.parse(RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
     PutResult result = service.put(auth, draft.draft(), expected);
     StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
@@ -121,7 +109,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
     }
-    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.RequestBody.read(ctx));
+    StoreRequests.DeleteBody body = StoreRequests.deleteBody(RequestBody.read(ctx));
     Optional<Revision> expected = StoreRequests.expected(ctx, body.expected());
     StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
   }
@@ -145,7 +133,7 @@ public final class StoreRoutes {
 
   private void putRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    Record record = StoreRequests.rawRecord(dev.lethe.server.RequestBody.read(ctx), key);
+    Record record = StoreRequests.rawRecord(RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
   }
@@ -157,7 +145,7 @@ public final class StoreRoutes {
           + "not If-Match or If-None-Match");
     }
     java.util.List<dev.lethe.store.core.RawPut> items =
-        StoreRequests.rawBatch(dev.lethe.server.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
+        StoreRequests.rawBatch(RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
     StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
   }
 
@@ -166,7 +154,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
     }
-    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.RequestBody.read(ctx)));
+    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(RequestBody.read(ctx)));
     StoreResponses.delete(ctx, service.purge(auth, key, expected));
   }
 
@@ -177,7 +165,7 @@ public final class StoreRoutes {
 
   private void putBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
-    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.RequestBody.read(ctx)));
+    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, RequestBody.read(ctx)));
   }
 
   private void getBlob(Context ctx, Optional<Principal> auth) {
