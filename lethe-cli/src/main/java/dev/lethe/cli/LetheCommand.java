@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Safe, fast, recoverable deletion: an Iceberg REST catalog and a replicated record store.",
-    subcommands = {ServerCommand.class, dev.lethe.cli.store.StoreCommand.class, CatalogCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {ServerCommand.class, dev.lethe.cli.store.StoreCommand.class, dev.lethe.cli.catalog.CatalogCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 public final class LetheCommand implements Runnable {

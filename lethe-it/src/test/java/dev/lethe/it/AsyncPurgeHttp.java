@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.awaitility.Awaitility;
 
 /** HTTP helpers of the async purge tests: raw drops with headers, the cleanups listing, clients. */
 final class AsyncPurgeHttp {
@@ -47,14 +48,8 @@ final class AsyncPurgeHttp {
     return JSON.readTree(r.body()).get("cleanups");
   }
 
-  static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(50);
-    }
+  static void await(String what, Duration timeout, BooleanSupplier condition) {
+    Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(50)).until(condition::getAsBoolean);
   }
 
   /** The state of the newest job of a table name, or null if none. */

@@ -25,6 +25,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -225,8 +226,9 @@ class AsyncPurgeMultiProcessTest {
     int deletedBeforeKill = deletions(log).size();
     assertThat(deletedBeforeKill).isLessThan(expected.size());
     assertThat(PurgeTables.files(location)).isNotEmpty();
-    Thread.sleep(300);
-    assertThat(deletions(log)).hasSize(deletedBeforeKill); // nothing deletes while no process owns the job
+    // nothing deletes while no process owns the job
+    Awaitility.await("no deletion while no process owns the job").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+        .until(() -> deletions(log).size() == deletedBeforeKill);
 
     assertThat(jobState(jdbc)).isEqualTo("RUNNING"); // the dead owner's lease, going stale
 

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real {@code lethe server} process started from the shaded jar ({@code lethe.it.jar}), waited
@@ -57,24 +59,24 @@ public final class LetheProcess implements AutoCloseable {
 
   private void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("lethe server exited with " + process.exitValue() + "; log:\n" + Files.readString(log));
-      }
-      try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
-            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
+    try {
+      Awaitility.await("lethe server to answer /healthz").atMost(timeout).pollInterval(Duration.ofMillis(250))
+          .until(() -> {
+            if (!process.isAlive()) {
+              throw new IllegalStateException("lethe server exited with " + process.exitValue() + "; log:\n" + Files.readString(log));
+            }
+            try {
+              HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+                  .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+              return r.statusCode() == 200;
+            } catch (IOException notYet) {
+              return false; // not listening yet
+            }
+          });
+    } catch (ConditionTimeoutException timedOut) {
+      close();
+      throw new IllegalStateException("lethe server did not answer on port " + port + " within " + timeout + "; log:\n" + Files.readString(log));
     }
-    close();
-    throw new IllegalStateException("lethe server did not answer on port " + port + " within " + timeout + "; log:\n" + Files.readString(log));
   }
 
   /** The port the server listens on. */

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real {@code lethe server} process for the async purge tests, started from the shaded jar with
@@ -56,23 +58,23 @@ final class PurgeServer implements AutoCloseable {
 
   private void awaitHealthy() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("lethe server exited; log:\n" + Files.readString(log));
-      }
-      try {
-        if (http.send(HttpRequest.newBuilder(URI.create(base() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString())
-            .statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(200);
+    try {
+      Awaitility.await("lethe server to answer /healthz").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+          .until(() -> {
+            if (!process.isAlive()) {
+              throw new IllegalStateException("lethe server exited; log:\n" + Files.readString(log));
+            }
+            try {
+              return http.send(HttpRequest.newBuilder(URI.create(base() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString())
+                  .statusCode() == 200;
+            } catch (IOException notYet) {
+              return false; // not listening yet
+            }
+          });
+    } catch (ConditionTimeoutException timedOut) {
+      kill();
+      throw new IllegalStateException("lethe server did not start; log:\n" + Files.readString(log));
     }
-    kill();
-    throw new IllegalStateException("lethe server did not start; log:\n" + Files.readString(log));
   }
 
   String base() {

@@ -22,6 +22,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,11 +80,10 @@ class SoftDeleteExpiryEndToEndTest {
     return c.loadTable(TableIdentifier.of(NS, name));
   }
 
-  private static void awaitDeadline(JsonNode deleted) throws InterruptedException {
-    long wait = deleted.get("retentionExpiresAt").asLong() - System.currentTimeMillis() + 100;
-    if (wait > 0) {
-      Thread.sleep(wait);
-    }
+  private static void awaitDeadline(JsonNode deleted) {
+    long past = deleted.get("retentionExpiresAt").asLong() + 100;
+    Awaitility.await("the retention deadline to pass").atMost(Duration.ofMillis(Math.max(0, past - System.currentTimeMillis())).plusSeconds(10))
+        .pollInterval(Duration.ofMillis(10)).until(() -> System.currentTimeMillis() >= past);
   }
 
   private static JsonNode cleanupsOf(PurgeServer s, String name) throws Exception {

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -225,8 +228,8 @@ class SoftDeleteRaceTest {
     Future<Timed> undrop = racers.submit(racer(go, race.a(), "undrop", name, deadline, skew));
     Future<Timed> purge = purgeNow ? racers.submit(racer(go, race.b(), "purge", name, deadline, skew)) : null;
     long wait = deadline + offset - skew.ms() - System.currentTimeMillis();
-    if (wait > 0) {
-      Thread.sleep(wait);
+    if (wait > 0) { // the seeded offset from the deadline is the thing under test: a fixed delay, not a condition
+      Awaitility.await("the seeded offset").pollDelay(Duration.ofMillis(wait)).atMost(Duration.ofMillis(wait).plusSeconds(10)).until(() -> true);
     }
     go.countDown();
     Timed timed = undrop.get(60, TimeUnit.SECONDS);
@@ -308,14 +311,13 @@ class SoftDeleteRaceTest {
 
   /** Waits until the record is restored away or finalized (a purge takes a timer tick, a worker run and finalization). */
   private static void awaitGone(Connection db, String deletionId, String where) throws Exception {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!strings(db, "SELECT state FROM lethe_entity_deletion WHERE deletion_id = ?", deletionId).isEmpty()) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError("deletion " + deletionId + " of " + where + " still there after 60 s: "
-            + strings(db, "SELECT CONCAT(d.state, ' job ', COALESCE(j.state, '-')) FROM lethe_entity_deletion d "
-                + "LEFT JOIN lethe_cleanup_job j ON j.job_id = d.purge_job_id WHERE d.deletion_id = ?", deletionId));
-      }
-      Thread.sleep(20);
+    try {
+      Awaitility.await("deletion " + deletionId + " to go").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+          .until(() -> strings(db, "SELECT state FROM lethe_entity_deletion WHERE deletion_id = ?", deletionId).isEmpty());
+    } catch (ConditionTimeoutException timedOut) {
+      throw new AssertionError("deletion " + deletionId + " of " + where + " still there after 60 s: "
+          + strings(db, "SELECT CONCAT(d.state, ' job ', COALESCE(j.state, '-')) FROM lethe_entity_deletion d "
+              + "LEFT JOIN lethe_cleanup_job j ON j.job_id = d.purge_job_id WHERE d.deletion_id = ?", deletionId));
     }
   }
 

@@ -47,7 +47,7 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 
 /**
- * Benchmark of the asynchronous purge on the local file system (issue 3), run by hand, never in
+ * Benchmark of the asynchronous purge on the local file system (docs/benchmarks.md "Catalog: asynchronous purge"), run by hand, never in
  * CI. For each table size it reports:
  *
  * <ul>

@@ -34,7 +34,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The {@code s3:} store beside the raw AWS SDK on the same S3 server in the same run (issue 18;
+ * The {@code s3:} store beside the raw AWS SDK on the same S3 server in the same run (docs/design/0134-s3-store-measured.md;
  * docs/benchmarks.md "Store on S3"): {@code n} consumer puts of new keys (each a GET that finds
  * nothing, then a PUT with {@code If-None-Match: *}), {@code n} raw GETs of those records' objects
  * and {@code n} raw PUTs with {@code If-None-Match: *} of the same bytes under another prefix, taking

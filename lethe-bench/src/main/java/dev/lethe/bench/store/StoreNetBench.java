@@ -35,7 +35,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The store-over-the-network harness (issue 11; docs/benchmarks.md "Store over HTTP"): puts and
+ * The store-over-the-network harness (docs/benchmarks.md "Store over HTTP"): puts and
  * gets in-process and through a {@code lethe server} (real HTTP on loopback; the server runs in
  * this JVM) backed by PostgreSQL and by {@code file:}, with 1 and 8 client threads; sync of a
  * filled {@code file:} store into a server on PostgreSQL and on {@code file:} (sync writes through

@@ -10,24 +10,7 @@ import java.util.function.Supplier;
  * REST route and the management route both call it with what they parsed and carry out its answer
  * through one service, so the two can never disagree.
  *
- * <p>Order of the checks (the first that applies decides):
- *
- * <ol>
- *   <li>{@code purgeRequested} other than absent, empty, {@code true} or {@code false} (any case):
- *       {@link Invalid} (400);
- *   <li>a malformed async header ({@code X-Lethe-Async-Purge}, {@code X-Gravitino-Async-Purge}, or
- *       the two disagreeing): {@link Invalid} (400) — whatever {@code purgeRequested}, soft delete
- *       or the entry say, so a bad header is never silently ignored;
- *   <li>no live table of that name (never created, dropped, or retained by a soft deletion): {@link
- *       NotFound} (404); a repeated drop therefore changes nothing and enqueues nothing;
- *   <li>soft delete on: {@link SoftDrop} carrying {@code purgeRequested} (the async header only
- *       validated: nothing is deleted now either way);
- *   <li>{@code purgeRequested} false: {@link MetadataOnly};
- *   <li>async asked (header {@code true}, or no header and catalog property {@code
- *       async-purge.default=true}): {@link AsyncPurge}, or {@link Invalid} if this server has no
- *       asynchronous purge;
- *   <li>otherwise {@link SyncPurge}.
- * </ol>
+ * <p>The checks run in the order of docs/design/0052 §Decision; the first that applies decides.
  */
 public final class DropPlanner {
   private DropPlanner() {}

@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.BaseTable;
+import java.util.regex.Pattern;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.RetryableValidationException;
 import org.apache.iceberg.Table;
@@ -37,6 +38,9 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableCommit;
@@ -49,6 +53,8 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.util.LocationUtil;
+import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
 import org.jdbi.v3.core.Handle;
@@ -76,8 +82,11 @@ import org.slf4j.LoggerFactory;
 public final class LetheCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private static final Logger LOG = LoggerFactory.getLogger(LetheCatalog.class);
 
-  /** Catalog property: whether default table locations get a unique suffix (default true). */
-  public static final String UNIQUE_TABLE_LOCATION = "unique-table-location";
+  /**
+   * Catalog property: whether default table locations get a unique suffix (default true, unlike
+   * Iceberg's false). Same key as {@link CatalogProperties#UNIQUE_TABLE_LOCATION}.
+   */
+  public static final String UNIQUE_TABLE_LOCATION = CatalogProperties.UNIQUE_TABLE_LOCATION;
 
   private final Jdbi jdbi;
   private final CatalogRow catalog;
@@ -121,7 +130,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   /**
    * Refuses (400) a create or stage-create request whose {@code location} or write path properties
-   * lie outside the allowed locations, before anything is built (rule 1 of issue 9; the commit
+   * lie outside the allowed locations, before anything is built (docs/design/0001-purge-confinement-and-ownership.md §2; the commit
    * checks the full metadata again).
    *
    * @param location the requested location, or null for the default
@@ -165,7 +174,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   protected String defaultWarehouseLocation(TableIdentifier identifier) {
     EntityNames.checkIdentifier("table", identifier);
-    boolean unique = Boolean.parseBoolean(catalog.properties().getOrDefault(UNIQUE_TABLE_LOCATION, "true"));
+    boolean unique = PropertyUtil.propertyAsBoolean(catalog.properties(), UNIQUE_TABLE_LOCATION, true);
     // bounded to a file name's 255 bytes: every accepted name gets a directory (docs/design/0401)
     String dir = unique ? DirectoryNames.of(identifier.name(), "-" + ids.get().replace("-", ""))
         : DirectoryNames.of(identifier.name());
@@ -182,12 +191,26 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         + String.join("/", java.util.Arrays.stream(namespace.levels()).map(DirectoryNames::of).toList());
   }
 
-  private static String stripTrailingSlash(String s) {
-    String r = s;
-    while (r.length() > 1 && r.endsWith("/")) {
-      r = r.substring(0, r.length() - 1);
+  private static final Pattern TRAILING_SLASHES = Pattern.compile("/+$");
+
+  /**
+   * {@link LocationUtil#stripTrailingSlash}, keeping Lethe's answers where Iceberg's differ: the
+   * root {@code "/"} (and any run of slashes) stays {@code "/"}, a bare {@code "scheme://"} loses
+   * every trailing slash, and {@code ""} stays {@code ""} (docs/design/0220-library-plumbing.md
+   * §Iceberg helpers).
+   *
+   * @param location a location, not null
+   * @return the location without trailing slashes, never empty unless {@code location} is
+   */
+  static String stripTrailingSlash(String location) {
+    if (location.isEmpty()) {
+      return location;
     }
-    return r;
+    String stripped = LocationUtil.stripTrailingSlash(location);
+    if (stripped.isEmpty()) {
+      return "/";
+    }
+    return stripped.endsWith("/") ? TRAILING_SLASHES.matcher(stripped).replaceFirst("") : stripped;
   }
 
   // ---- tables ----
@@ -270,7 +293,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   /**
-   * The synchronous purge (issue 9 rule 3): one transaction removes the entry, hands its location
+   * The synchronous purge (docs/design/0051-synchronous-purge-is-a-durable-job.md): one transaction removes the entry, hands its location
    * claims to a cleanup job and inserts that job claimed by this process; then the job runs on the
    * calling thread with the executor the async workers use. The entry is gone whatever the run's
    * outcome; a failed attempt leaves the job to the workers (see the returned state).

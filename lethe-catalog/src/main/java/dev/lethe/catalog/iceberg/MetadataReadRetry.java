@@ -6,7 +6,7 @@ import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.RuntimeIOException;
 
 /**
- * Which failures to read a table or view metadata file are worth retrying (rule 5 of issue 9;
+ * Which failures to read a table or view metadata file are worth retrying (
  * docs/design/0003-purge-sweep-and-kept-files.md §4). Iceberg's {@code refreshFromMetadataLocation}
  * retries every failure but "not found" 20 times with a backoff up to 5 s — about 90 s on a request
  * thread for a file that will never parse. Only a plain I/O failure (a store that may come back) is

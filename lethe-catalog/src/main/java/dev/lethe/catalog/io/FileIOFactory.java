@@ -13,7 +13,7 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * Builds the {@link FileIO} of a catalog from its warehouse location and FileIO properties
- * (issue 2 item 6; user guide in {@code docs/fileio.md}).
+ * (user guide in {@code docs/fileio.md}).
  *
  * <p>The implementation is chosen by {@link #implFor}:
  *

@@ -24,7 +24,7 @@ public final class CleanupJobDao {
           + "kept_files, purged_through, next_attempt_at";
 
   /**
-   * A job any free worker may claim: pending and past its retry wait (issue 9 rule 5), or running
+   * A job any free worker may claim: pending and past its retry wait (docs/design/0050-retry-backoff.md), or running
    * with a stale (or no) heartbeat. {@code :now} and {@code :stale} are database-clock times.
    */
   private static final String CLAIMABLE =

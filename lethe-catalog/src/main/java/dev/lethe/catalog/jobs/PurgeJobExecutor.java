@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one claimed cleanup job to its outcome and writes that outcome: the one executor of every
- * purge (issue 9 rule 3, docs/design/0051-synchronous-purge-is-a-durable-job.md). The worker pool
+ * purge (docs/design/0051-synchronous-purge-is-a-durable-job.md). The worker pool
  * calls it for the jobs it claims; the synchronous purge calls it on the request thread for the job
  * it inserted already claimed. Either way: the lease is renewed by this process's one {@link
  * LeaseHeartbeat}, the work is done by the same {@link JobHandler} (for a purge: same order, same

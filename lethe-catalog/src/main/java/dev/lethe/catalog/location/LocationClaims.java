@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one guard of rule 2 of issue 9, "one live owner" (docs/design/0001-purge-confinement-and-
+ * The one guard of "one live owner" (docs/design/0001-purge-confinement-and-
  * ownership.md §3): no two entries that can become live may hold overlapping locations, however
  * the paths are spelled. Every path that makes an entry hold a location calls it inside the
  * transaction that changes the entry, after the entry's own locks: create and register of tables

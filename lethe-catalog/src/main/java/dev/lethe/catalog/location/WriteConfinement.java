@@ -12,7 +12,7 @@ import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewProperties;
 
 /**
- * Rule 1 of issue 9 on the write side, as pure functions (docs/design/0001-purge-confinement-and-
+ * Confinement on the write side, as pure functions (docs/design/0001-purge-confinement-and-
  * ownership.md §2): what a create, register, commit or namespace change may write into the
  * catalog. Each check throws {@link InvalidLocationException} (400 on every route, message naming
  * the location and what it is for) before anything is written or stored.

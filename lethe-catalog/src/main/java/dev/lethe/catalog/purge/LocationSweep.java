@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rule 4 of issue 9, "success means nothing left": walks a dropped table's roots after the
+ * "Success means nothing left" (docs/design/0001-purge-confinement-and-ownership.md §5): walks a dropped table's roots after the
  * manifest-driven deletion and deletes whatever the metadata did not name — Hadoop {@code .crc}
  * checksum sidecars, files of failed commits, anything a writer left — then removes the directories
  * it emptied (docs/design/0003-purge-sweep-and-kept-files.md §2).

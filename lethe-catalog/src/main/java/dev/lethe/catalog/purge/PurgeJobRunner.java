@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * so a retry can still walk the table; a retry resumes after the last finished phase, whose mark is
  * durable before the next phase deletes anything ({@link CatalogDatabase#awaitDurable()}).
  *
- * <p>Issue 9 rules 1 and 4 (docs/design/0003-purge-sweep-and-kept-files.md): every path is confined
+ * <p>Confinement and the sweep (docs/design/0003-purge-sweep-and-kept-files.md): every path is confined
  * by a {@link PurgeScope} (files outside the table's roots are kept and counted), and before the
  * current metadata file goes, {@link LocationSweep} deletes whatever else lies under the roots and
  * the emptied directories. A manifest, manifest list or metadata file it needs and cannot read ends

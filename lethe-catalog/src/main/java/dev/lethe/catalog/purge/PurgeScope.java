@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Rule 1 of issue 9 on the purge side, as one pure function: which of the paths a table's metadata
+ * Confinement on the purge side, as one pure function: which of the paths a table's metadata
  * names a purge may delete (docs/design/0003-purge-sweep-and-kept-files.md §1).
  *
  * <p>A path is deleted only if it parses ({@link LocationPath#parse}) and lies inside a root of the

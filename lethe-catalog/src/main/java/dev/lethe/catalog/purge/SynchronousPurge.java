@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The synchronous purge ({@code DELETE …/tables/t?purgeRequested=true} without the async header) as
- * "enqueue and run now, wait for it" (issue 9 rule 3,
+ * "enqueue and run now, wait for it" (
  * docs/design/0051-synchronous-purge-is-a-durable-job.md):
  *
  * <ol>

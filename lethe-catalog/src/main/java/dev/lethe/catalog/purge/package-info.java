@@ -12,7 +12,7 @@
  *       in delete order, each streamed as bounded batches of paths. The set is exactly the one
  *       Iceberg's {@code CatalogUtil.dropTableData} deletes.
  *   <li>{@link dev.lethe.catalog.purge.PurgeScope} decides, per path, whether a purge may delete it
- *       (inside the dropped table's roots) or keeps and counts it (issue 9 rule 1;
+ *       (inside the dropped table's roots) or keeps and counts it (docs/design/0001-purge-confinement-and-ownership.md §2;
  *       docs/design/0003-purge-sweep-and-kept-files.md); every batch of a plan is filtered
  *       through it.
  *   <li>{@code LocationSweep} deletes what the metadata did not name under the roots and the

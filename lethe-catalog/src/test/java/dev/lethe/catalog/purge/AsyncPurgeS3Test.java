@@ -1,6 +1,7 @@
 package dev.lethe.catalog.purge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.adobe.testing.s3mock.S3MockApplication;
 import dev.lethe.catalog.entity.CatalogDatabase;
@@ -19,6 +20,7 @@ import dev.lethe.catalog.jobs.PurgeWorkerPool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,11 +115,8 @@ class AsyncPurgeS3Test {
           PurgeWorkerPool pool = new PurgeWorkerPool(db, s, JobClaimer.forDatabase(db),
               new PurgeJobRunner(db, cipher, new FileIOFactory(), deletes, s.deleteBatchSize(), deletedCounter::addAndGet),
               e -> {}, null)) {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (db.jdbi().withHandle(h -> new CleanupJobDao(h).find(job.jobId())).orElseThrow().state() != CleanupJobState.SUCCEEDED) {
-          assertThat(System.nanoTime()).as("job to succeed").isLessThan(deadline);
-          Thread.sleep(20);
-        }
+        await("job to succeed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+            .until(() -> db.jdbi().withHandle(h -> new CleanupJobDao(h).find(job.jobId())).orElseThrow().state() == CleanupJobState.SUCCEEDED);
       }
       assertThat(keys(prefix)).isEmpty();
       assertThat(deletedCounter.get()).isEqualTo(objects);

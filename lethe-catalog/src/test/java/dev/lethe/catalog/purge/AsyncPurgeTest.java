@@ -47,6 +47,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -124,24 +125,16 @@ class AsyncPurgeTest {
     return db.jdbi().withHandle(h -> new CleanupJobDao(h).find(id)).orElseThrow();
   }
 
-  private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(10);
-    }
+  private static void await(String what, Duration timeout, BooleanSupplier condition) {
+    Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
   }
 
   /** Events are emitted just after the row is written: wait for them, then check the exact count. */
-  private void assertEvents(Class<? extends PurgeEvent> type, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (events.stream().filter(type::isInstance).count() < n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    Thread.sleep(50);
-    assertThat(events.stream().filter(type::isInstance).count()).isEqualTo(n);
+  private void assertEvents(Class<? extends PurgeEvent> type, int n) {
+    Awaitility.await(n + " " + type.getSimpleName()).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        .until(() -> events.stream().filter(type::isInstance).count() >= n);
+    Awaitility.await("no more " + type.getSimpleName()).during(Duration.ofMillis(50)).atMost(Duration.ofSeconds(5))
+        .until(() -> events.stream().filter(type::isInstance).count() == n);
   }
 
   private static List<Path> filesUnder(String location) throws IOException {
@@ -383,11 +376,8 @@ class AsyncPurgeTest {
     long firstBeat = job(job.jobId()).heartbeatAt();
 
     CasJobClaimer peer = new CasJobClaimer(db);
-    long until = System.nanoTime() + Duration.ofMillis(2000).toNanos();
-    while (System.nanoTime() < until) {
-      assertThat(peer.claim(600)).as("a peer must not claim a job whose owner is alive").isEmpty();
-      Thread.sleep(50);
-    }
+    Awaitility.await("a peer must not claim a job whose owner is alive").during(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(50)).until(() -> peer.claim(600).isEmpty());
     assertThat(job(job.jobId()).heartbeatAt()).isGreaterThan(firstBeat);
     assertThat(job(job.jobId()).state()).isEqualTo(CleanupJobState.RUNNING);
 
@@ -408,7 +398,7 @@ class AsyncPurgeTest {
 
     // waits of at least 0.5 s, 1 s, 2 s: three failed attempts already outlast the fault
     pool(new AsyncPurgeSettings(1, 2, 2, 20, 10_000, 5, 720, 1000, 4000));
-    org.awaitility.Awaitility.await("job to end").atMost(Duration.ofSeconds(60))
+    Awaitility.await("job to end").atMost(Duration.ofSeconds(60))
         .until(() -> !job(job.jobId()).state().active());
 
     CleanupJob done = job(job.jobId());
@@ -468,7 +458,9 @@ class AsyncPurgeTest {
     peerHeartbeat.track(peer.lease());
     await("the owner to notice", Duration.ofSeconds(10), () -> pool.ownedJobIds().isEmpty());
     gate.open();
-    Thread.sleep(500);
+    Awaitility.await("the stale owner to finish nothing").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+        .until(() -> job(job.jobId()).state() == CleanupJobState.RUNNING && events.stream()
+            .noneMatch(e -> e instanceof PurgeEvent.PurgeCompleted || e instanceof PurgeEvent.PurgeFailed));
 
     CleanupJob after = job(job.jobId());
     assertThat(after.state()).isEqualTo(CleanupJobState.RUNNING);
@@ -495,7 +487,8 @@ class AsyncPurgeTest {
 
     Thread closer = new Thread(pool::close);
     closer.start();
-    Thread.sleep(200);
+    Awaitility.await("close to stay blocked on the held delete").pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5))
+        .until(closer::isAlive);
     gate.open();
     closer.join(30_000);
 

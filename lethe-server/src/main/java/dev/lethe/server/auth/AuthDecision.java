@@ -3,7 +3,7 @@ package dev.lethe.server.auth;
 import java.util.Objects;
 
 /**
- * The outcome of an authorization check (issue 2 item 7). Callers switch over it:
+ * The outcome of an authorization check (docs/auth.md). Callers switch over it:
  *
  * <pre>{@code
  * switch (authorizer.authorize(AuthorizationHeader.of(ctx), catalog, Access.WRITE)) {

@@ -19,7 +19,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Reads and validates the auth file named by {@code lethe.auth.file} (issue 2 item 7; format in
+ * Reads and validates the auth file named by {@code lethe.auth.file} (format in
  * {@code docs/auth.md}).
  *
  * <p>The format follows the extension: {@code .yaml}/{@code .yml} is YAML, {@code .json} is

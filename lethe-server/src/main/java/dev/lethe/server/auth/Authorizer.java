@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Decides whether a request may proceed, from its {@code Authorization} header alone (issue 2
- * item 7): a missing or unknown token is {@link AuthDecision.Unauthenticated} (401), a known
+ * Decides whether a request may proceed, from its {@code Authorization} header alone
+ * (docs/auth.md): a missing or unknown token is {@link AuthDecision.Unauthenticated} (401), a known
  * principal without the privilege is {@link AuthDecision.Forbidden} (403).
  *
  * <p>A pure function of the header and the auth file: no I/O, no logging, no clock. Tokens are

@@ -1,6 +1,6 @@
 /**
- * Bearer-token authentication and per-catalog authorization for the HTTP server (issue 2 item
- * 7; docs/design/0200-catalog-architecture.md "Daemon and auth": the same principal file guards the catalog and the store).
+ * Bearer-token authentication and per-catalog authorization for the HTTP server (docs/auth.md;
+ * docs/design/0200-catalog-architecture.md "Daemon and auth": the same principal file guards the catalog and the store).
  *
  * <ul>
  *   <li>{@link dev.lethe.server.auth.AuthFileLoader} reads and validates the auth file ({@code

@@ -27,15 +27,15 @@ public final class AsyncPurgeConfig {
 
   private static AsyncPurgeSettings read(Map<String, String> values, AsyncPurgeSettings d) {
     return new AsyncPurgeSettings(
-        (int) number(values, ConfigKeys.ASYNC_PURGE_WORKER_THREADS, d.workerThreads(), 0, 1024),
-        (int) number(values, ConfigKeys.ASYNC_PURGE_DELETE_THREADS, d.deleteThreads(), 1, 1024),
-        (int) number(values, ConfigKeys.ASYNC_PURGE_DELETE_BATCH_SIZE, d.deleteBatchSize(), 1, 100_000),
-        number(values, ConfigKeys.ASYNC_PURGE_POLL_INTERVAL_MS, d.pollIntervalMs(), 1, Long.MAX_VALUE / 4),
-        number(values, ConfigKeys.ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, d.heartbeatTimeoutMs(), 3, Long.MAX_VALUE / 4),
-        (int) number(values, ConfigKeys.ASYNC_PURGE_MAX_ATTEMPTS, d.maxAttempts(), 1, 1_000_000),
-        number(values, ConfigKeys.ASYNC_PURGE_RETENTION_HOURS, d.retentionHours(), 0, 1_000_000),
-        number(values, ConfigKeys.ASYNC_PURGE_RETRY_INITIAL_BACKOFF_MS, d.initialBackoffMs(), 0, Long.MAX_VALUE / 4),
-        number(values, ConfigKeys.ASYNC_PURGE_RETRY_MAX_BACKOFF_MS, d.maxBackoffMs(), 0, Long.MAX_VALUE / 4));
+        (int) ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_WORKER_THREADS, d.workerThreads(), 0, 1024),
+        (int) ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_DELETE_THREADS, d.deleteThreads(), 1, 1024),
+        (int) ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_DELETE_BATCH_SIZE, d.deleteBatchSize(), 1, 100_000),
+        ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_POLL_INTERVAL_MS, d.pollIntervalMs(), 1, Long.MAX_VALUE / 4),
+        ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_HEARTBEAT_TIMEOUT_MS, d.heartbeatTimeoutMs(), 3, Long.MAX_VALUE / 4),
+        (int) ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_MAX_ATTEMPTS, d.maxAttempts(), 1, 1_000_000),
+        ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_RETENTION_HOURS, d.retentionHours(), 0, 1_000_000),
+        ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_RETRY_INITIAL_BACKOFF_MS, d.initialBackoffMs(), 0, Long.MAX_VALUE / 4),
+        ConfigNumbers.number(values, ConfigKeys.ASYNC_PURGE_RETRY_MAX_BACKOFF_MS, d.maxBackoffMs(), 0, Long.MAX_VALUE / 4));
   }
 
   /**
@@ -60,23 +60,5 @@ public final class AsyncPurgeConfig {
           + ": expected base64 of 16, 24 or 32 bytes, got " + key.length + " bytes");
     }
     return v.trim();
-  }
-
-  /** A whole number in {@code min..max}, or {@code def} when absent; a {@link ConfigException} naming the key otherwise. */
-  static long number(Map<String, String> values, String key, long def, long min, long max) {
-    String v = values.get(key);
-    if (v == null) {
-      return def;
-    }
-    long n;
-    try {
-      n = Long.parseLong(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("Invalid " + key + ": not a number: " + v);
-    }
-    if (n < min || n > max) {
-      throw new ConfigException("Invalid " + key + ": " + n + " is outside " + min + ".." + max);
-    }
-    return n;
   }
 }

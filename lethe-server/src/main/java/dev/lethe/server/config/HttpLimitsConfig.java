@@ -24,7 +24,7 @@ public final class HttpLimitsConfig {
    * @throws ConfigException naming the key when the value is not a number in 1..{@value #MAX_IDLE_TIMEOUT_MS}
    */
   public static long idleTimeoutMs(Map<String, String> values) {
-    return AsyncPurgeConfig.number(values, ConfigKeys.IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, 1, MAX_IDLE_TIMEOUT_MS);
+    return ConfigNumbers.number(values, ConfigKeys.IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, 1, MAX_IDLE_TIMEOUT_MS);
   }
 
   /**
@@ -34,7 +34,7 @@ public final class HttpLimitsConfig {
    * @throws ConfigException naming the key when the value is not a number in 1..{@value #MAX_MAX_REQUESTS_PER_CLIENT}
    */
   public static int maxRequestsPerClient(Map<String, String> values) {
-    return (int) AsyncPurgeConfig.number(values, ConfigKeys.MAX_REQUESTS_PER_CLIENT, DEFAULT_MAX_REQUESTS_PER_CLIENT, 1,
+    return (int) ConfigNumbers.number(values, ConfigKeys.MAX_REQUESTS_PER_CLIENT, DEFAULT_MAX_REQUESTS_PER_CLIENT, 1,
         MAX_MAX_REQUESTS_PER_CLIENT);
   }
 }

@@ -38,7 +38,7 @@ public final class OperationsConfig {
    * @throws ConfigException naming the key when the value is not a number in 0..{@value #MAX_SHUTDOWN_TIMEOUT_MS}
    */
   public static long shutdownTimeoutMs(Map<String, String> values) {
-    return AsyncPurgeConfig.number(values, ConfigKeys.SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, 0,
+    return ConfigNumbers.number(values, ConfigKeys.SHUTDOWN_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, 0,
         MAX_SHUTDOWN_TIMEOUT_MS);
   }
 }

@@ -104,7 +104,7 @@ public final class ServerConfigLoader {
           + ": expected a jdbc:h2:, jdbc:postgresql:, jdbc:mysql: or jdbc:mariadb: URL");
     }
     int poolSize = intIn(values, ConfigKeys.JDBC_POOL_SIZE, 10, 1, 1000);
-    long maxRequest = longIn(values, ConfigKeys.MAX_REQUEST_BYTES, ServerConfig.DEFAULT_MAX_REQUEST_BYTES, 1, Long.MAX_VALUE);
+    long maxRequest = ConfigNumbers.number(values, ConfigKeys.MAX_REQUEST_BYTES, ServerConfig.DEFAULT_MAX_REQUEST_BYTES, 1, Long.MAX_VALUE);
     String auth = optional(values, ConfigKeys.AUTH_FILE);
     Path authFile = null;
     if (auth != null) {
@@ -165,24 +165,7 @@ public final class ServerConfigLoader {
   }
 
   private static int intIn(Map<String, String> values, String key, int def, int min, int max) {
-    return (int) longIn(values, key, def, min, max);
-  }
-
-  private static long longIn(Map<String, String> values, String key, long def, long min, long max) {
-    String v = values.get(key);
-    if (v == null) {
-      return def;
-    }
-    long n;
-    try {
-      n = Long.parseLong(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("Invalid " + key + ": not a number: " + v);
-    }
-    if (n < min || n > max) {
-      throw new ConfigException("Invalid " + key + ": " + n + " is outside " + min + ".." + max);
-    }
-    return n;
+    return (int) ConfigNumbers.number(values, key, def, min, max);
   }
 
   private static Map<String, String> readFile(Path file) {

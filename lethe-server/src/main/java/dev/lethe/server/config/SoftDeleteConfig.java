@@ -21,9 +21,9 @@ public final class SoftDeleteConfig {
     SoftDeleteSettings d = SoftDeleteSettings.DEFAULTS;
     return new SoftDeleteSettings(
         bool(values, ConfigKeys.SOFT_DELETE_ENABLED, d.enabled()),
-        AsyncPurgeConfig.number(values, ConfigKeys.SOFT_DELETE_RETENTION_MS, d.retentionMs(), 0,
+        ConfigNumbers.number(values, ConfigKeys.SOFT_DELETE_RETENTION_MS, d.retentionMs(), 0,
             SoftDeletePlanner.MAX_RETENTION_MS),
-        AsyncPurgeConfig.number(values, ConfigKeys.SOFT_DELETE_EXPIRY_INTERVAL_MS, d.expiryIntervalMs(), 1,
+        ConfigNumbers.number(values, ConfigKeys.SOFT_DELETE_EXPIRY_INTERVAL_MS, d.expiryIntervalMs(), 1,
             SoftDeleteSettings.MAX_EXPIRY_INTERVAL_MS));
   }
 

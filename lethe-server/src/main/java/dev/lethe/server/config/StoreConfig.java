@@ -61,8 +61,8 @@ public final class StoreConfig {
           + "' is not a store URI this server can serve (use file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:…"
           + " or s3://bucket/prefix)");
     }
-    int cap = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_ANCESTOR_CAP, 32, 1, MAX_ANCESTOR_CAP);
-    int pool = (int) AsyncPurgeConfig.number(values, ConfigKeys.STORE_POOL_SIZE, 10, 1, 1000);
+    int cap = (int) ConfigNumbers.number(values, ConfigKeys.STORE_ANCESTOR_CAP, 32, 1, MAX_ANCESTOR_CAP);
+    int pool = (int) ConfigNumbers.number(values, ConfigKeys.STORE_POOL_SIZE, 10, 1, 1000);
     String clock = values.get(ConfigKeys.STORE_TESTING_CLOCK_FILE);
     Path clockFile = clock == null || clock.isBlank() ? null : Path.of(clock.trim());
     return new StoreSettings(uri, cap, pool, clockFile, s3Settings(values));

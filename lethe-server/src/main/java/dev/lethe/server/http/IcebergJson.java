@@ -6,13 +6,14 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.catalog.iceberg.WellFormedText;
 import java.util.Map;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.io.IOException;
 import org.apache.iceberg.rest.RESTSerializers;
@@ -28,6 +29,7 @@ import org.apache.iceberg.rest.RESTSerializers;
  */
 public final class IcebergJson {
   private final ObjectMapper mapper;
+  private final ObjectReader oneValue;
 
   /** Builds the mapper. */
   public IcebergJson() {
@@ -43,6 +45,7 @@ public final class IcebergJson {
     m.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
     RESTSerializers.registerAll(m);
     this.mapper = m;
+    this.oneValue = m.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   }
 
   /**
@@ -74,17 +77,18 @@ public final class IcebergJson {
     }
   }
 
-  /** The body's one JSON value; anything after it (but whitespace) is refused. */
+  /** The body's one JSON value; anything after it (but whitespace) is refused, by Jackson's FAIL_ON_TRAILING_TOKENS. */
   private JsonNode readOneValue(byte[] body) throws IOException {
     try (JsonParser parser = mapper.createParser(body)) {
-      JsonNode tree = mapper.readTree(parser);
-      if (tree == null) {
-        throw new BadRequestBodyException("Invalid request body: no JSON value");
-      }
-      JsonToken trailing = parser.nextToken();
-      if (trailing != null) {
-        throw new BadRequestBodyException("Invalid request body: trailing token " + trailing + " after the JSON value"
+      JsonNode tree;
+      try {
+        tree = oneValue.readTree(parser);
+      } catch (MismatchedInputException trailing) {
+        throw new BadRequestBodyException("Invalid request body: trailing token " + parser.currentToken() + " after the JSON value"
             + " (a body is exactly one JSON value)");
+      }
+      if (tree == null || tree.isMissingNode()) {
+        throw new BadRequestBodyException("Invalid request body: no JSON value");
       }
       return tree;
     }

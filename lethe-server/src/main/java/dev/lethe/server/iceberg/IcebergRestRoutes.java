@@ -11,6 +11,7 @@ import dev.lethe.server.http.PathSegments;
 
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ReadRoutes;
+import dev.lethe.server.http.RequestBody;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
@@ -132,7 +133,7 @@ public final class IcebergRestRoutes {
           .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
     });
     route(routes, HandlerType.POST, p + "/namespaces", (ctx, c) -> {
-      CreateNamespaceRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), CreateNamespaceRequest.class);
+      CreateNamespaceRequest req = json.read(RequestBody.read(ctx), CreateNamespaceRequest.class);
       req.validate();
       ok(ctx, CatalogHandlers.createNamespace(c, req));
     });
@@ -147,7 +148,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, ns + "/properties", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      UpdateNamespacePropertiesRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), UpdateNamespacePropertiesRequest.class);
+      UpdateNamespacePropertiesRequest req = json.read(RequestBody.read(ctx), UpdateNamespacePropertiesRequest.class);
       ok(ctx, CatalogHandlers.updateNamespaceProperties(c, namespace, req));
     });
 
@@ -166,7 +167,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, ns + "/tables", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      CreateTableRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), CreateTableRequest.class);
+      CreateTableRequest req = json.read(RequestBody.read(ctx), CreateTableRequest.class);
       req.validate();
       EntityNames.check("table", req.name());
       if (!c.namespaceExists(namespace)) {
@@ -186,7 +187,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, table, (ctx, c) -> {
       TableIdentifier id = tableId(ctx);
-      UpdateTableRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), UpdateTableRequest.class);
+      UpdateTableRequest req = json.read(RequestBody.read(ctx), UpdateTableRequest.class);
       ok(ctx, CatalogHandlers.updateTable(c, id, req));
     });
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
@@ -200,25 +201,25 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, table + "/metrics", (ctx, c) -> {
       tableId(ctx);
-      json.read(dev.lethe.server.http.RequestBody.read(ctx), ReportMetricsRequest.class);
+      json.read(RequestBody.read(ctx), ReportMetricsRequest.class);
       ctx.status(204);
     });
     route(routes, HandlerType.POST, ns + "/register", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      RegisterTableRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), RegisterTableRequest.class);
+      RegisterTableRequest req = json.read(RequestBody.read(ctx), RegisterTableRequest.class);
       req.validate();
       EntityNames.check("table", req.name());
       ok(ctx, CatalogHandlers.registerTable(c, namespace, req));
     });
     route(routes, HandlerType.POST, p + "/tables/rename", (ctx, c) -> {
-      RenameTableRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), RenameTableRequest.class);
+      RenameTableRequest req = json.read(RequestBody.read(ctx), RenameTableRequest.class);
       req.validate();
       EntityNames.checkIdentifier("table", req.destination());
       CatalogHandlers.renameTable(c, req);
       ctx.status(204);
     });
     route(routes, HandlerType.POST, p + "/transactions/commit", (ctx, c) -> {
-      CommitTransactionRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), CommitTransactionRequest.class);
+      CommitTransactionRequest req = json.read(RequestBody.read(ctx), CommitTransactionRequest.class);
       req.validate();
       c.commitTransaction(req.tableChanges().stream()
           .map(change -> (TableCommit) ImmutableTableCommit.builder()
@@ -245,7 +246,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, ns + "/views", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      CreateViewRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), CreateViewRequest.class);
+      CreateViewRequest req = json.read(RequestBody.read(ctx), CreateViewRequest.class);
       req.validate();
       EntityNames.check("view", req.name());
       ok(ctx, CatalogHandlers.createView(c, namespace, req));
@@ -258,7 +259,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, view, (ctx, c) -> {
       TableIdentifier id = viewId(ctx);
-      UpdateTableRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), UpdateTableRequest.class);
+      UpdateTableRequest req = json.read(RequestBody.read(ctx), UpdateTableRequest.class);
       ok(ctx, CatalogHandlers.updateView(c, id, req));
     });
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
@@ -267,7 +268,7 @@ public final class IcebergRestRoutes {
       ctx.status(204);
     });
     route(routes, HandlerType.POST, p + "/views/rename", (ctx, c) -> {
-      RenameTableRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), RenameTableRequest.class);
+      RenameTableRequest req = json.read(RequestBody.read(ctx), RenameTableRequest.class);
       req.validate();
       EntityNames.checkIdentifier("view", req.destination());
       CatalogHandlers.renameView(c, req);
@@ -275,7 +276,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.POST, ns + "/register-view", (ctx, c) -> {
       Namespace namespace = namespace(ctx);
-      RegisterViewRequest req = json.read(dev.lethe.server.http.RequestBody.read(ctx), RegisterViewRequest.class);
+      RegisterViewRequest req = json.read(RequestBody.read(ctx), RegisterViewRequest.class);
       req.validate();
       EntityNames.check("view", req.name());
       ok(ctx, CatalogHandlers.registerView(c, namespace, req));

@@ -126,7 +126,7 @@ public final class CleanupRoutes {
     m.put("state", job.state().name());
     m.put("attempts", job.attempts());
     m.put("lastError", admin ? job.lastError() : LastErrorRedaction.forReader(job.lastError(), job.metadataLocation()));
-    // rule 1 of issue 9: files named in the metadata outside the table location, never deleted
+    // confinement (docs/design/0001 §2): files named in the metadata outside the table location, never deleted
     m.put("keptFiles", job.keptFiles());
     m.put("heartbeatAt", job.heartbeatAt());
     m.put("nextAttemptAt", job.nextAttemptAt()); // a waiting retry (docs/design/0050-retry-backoff.md)

@@ -229,7 +229,7 @@ final class StoreRequests {
   }
 
   /**
-   * A batched raw put's body (docs/store.md "Batched raw writes"): a JSON array of 1 to {@code
+   * A batched raw put's body (docs/store.md "Routes", **Batched raw put body**): a JSON array of 1 to {@code
    * maxItems} objects {@code {"record": RECORD, "expected": REVISION | null}}, every record in
    * namespace {@code namespace}; an absent or null {@code expected} means "must not exist", as
    * {@code If-None-Match: *} on the single route.

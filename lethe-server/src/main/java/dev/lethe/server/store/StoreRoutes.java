@@ -5,6 +5,7 @@ import dev.lethe.server.http.DotSegments;
 import dev.lethe.server.http.ErrorMapper;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ReadRoutes;
+import dev.lethe.server.http.RequestBody;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.store.core.KeyPrefix;
@@ -22,19 +23,6 @@ import java.util.Optional;
  * docs/design/0103-store-http-routes.md). Each handler parses ({@link StoreRequests}), calls one
  * {@link StoreService} method and writes its outcome ({@link StoreResponses}); every exception
  * is answered by {@link ErrorMapper}.
- *
- * <table>
- *   <caption>Routes</caption>
- *   <tr><th>route</th><th>success</th></tr>
- *   <tr><td>{@code GET /store/v1}</td><td>200 {@code {formatVersion, ancestorCap, maxPageSize, maxBatchItems}}</td></tr>
- *   <tr><td>{@code GET|PUT|DELETE /store/v1/records/{ns}/{col}/{id}}</td><td>200 record / 200, 201 / 200 tombstone, 204</td></tr>
- *   <tr><td>{@code GET /store/v1/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, live only</td></tr>
- *   <tr><td>{@code GET|PUT /store/v1/raw/records/{ns}/{col}/{id}}</td><td>200 record, 204 absent / 200, 201</td></tr>
- *   <tr><td>{@code GET /store/v1/raw/records[/{ns}[/{col}]]}</td><td>200 {@code {records, nextPageToken}}, tombstones included</td></tr>
- *   <tr><td>{@code POST /store/v1/raw/purge/{ns}/{col}/{id}}</td><td>204</td></tr>
- *   <tr><td>{@code POST /store/v1/raw/batch/{ns}}</td><td>200 {@code {results: [{status, record | message}]}}</td></tr>
- *   <tr><td>{@code PUT|GET|HEAD|DELETE /store/v1/blobs/{hash}}, {@code GET /store/v1/blobs}</td><td>200</td></tr>
- * </table>
  */
 public final class StoreRoutes {
   /** Root of the store routes. */
@@ -107,7 +95,7 @@ public final class StoreRoutes {
 
   private void put(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    DraftJson.Parsed draft = DraftJson.parse(dev.lethe.server.http.RequestBody.read(ctx), key);
+    DraftJson.Parsed draft = DraftJson.parse(RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, draft.expected());
     PutResult result = service.put(auth, draft.draft(), expected);
     StoreResponses.put(ctx, key, result, expected.isEmpty(), false);
@@ -118,7 +106,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a delete: a delete expects a revision or nothing");
     }
-    StoreRequests.DeleteBody body = StoreRequests.deleteBody(dev.lethe.server.http.RequestBody.read(ctx));
+    StoreRequests.DeleteBody body = StoreRequests.deleteBody(RequestBody.read(ctx));
     Optional<Revision> expected = StoreRequests.expected(ctx, body.expected());
     StoreResponses.delete(ctx, service.delete(auth, key, expected, body.author()));
   }
@@ -142,7 +130,7 @@ public final class StoreRoutes {
 
   private void putRaw(Context ctx, Optional<Principal> auth) {
     RecordKey key = StoreRequests.key(ctx);
-    Record record = StoreRequests.rawRecord(dev.lethe.server.http.RequestBody.read(ctx), key);
+    Record record = StoreRequests.rawRecord(RequestBody.read(ctx), key);
     Optional<Revision> expected = StoreRequests.expected(ctx, Optional.empty());
     StoreResponses.put(ctx, key, service.putRaw(auth, record, expected), expected.isEmpty(), true);
   }
@@ -154,7 +142,7 @@ public final class StoreRoutes {
           + "not If-Match or If-None-Match");
     }
     java.util.List<dev.lethe.store.core.RawPut> items =
-        StoreRequests.rawBatch(dev.lethe.server.http.RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
+        StoreRequests.rawBatch(RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
     StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
   }
 
@@ -163,7 +151,7 @@ public final class StoreRoutes {
     if (ctx.header("If-None-Match") != null) {
       throw new IllegalArgumentException("Invalid If-None-Match on a purge: a purge removes the revision it names");
     }
-    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(dev.lethe.server.http.RequestBody.read(ctx)));
+    Optional<Revision> expected = StoreRequests.expected(ctx, StoreRequests.purgeBody(RequestBody.read(ctx)));
     StoreResponses.delete(ctx, service.purge(auth, key, expected));
   }
 
@@ -174,7 +162,7 @@ public final class StoreRoutes {
 
   private void putBlob(Context ctx, Optional<Principal> auth) {
     String hash = StoreRequests.blobHash(ctx);
-    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, dev.lethe.server.http.RequestBody.read(ctx)));
+    StoreResponses.blobStored(ctx, service.putBlob(auth, hash, RequestBody.read(ctx)));
   }
 
   private void getBlob(Context ctx, Optional<Principal> auth) {

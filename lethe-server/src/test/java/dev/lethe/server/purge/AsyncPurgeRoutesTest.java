@@ -1,6 +1,7 @@
 package dev.lethe.server.purge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,9 +12,12 @@ import dev.lethe.server.config.ConfigKeys;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,17 +66,15 @@ class AsyncPurgeRoutesTest {
     return JSON.readTree(r.body()).get("cleanups");
   }
 
-  private void awaitState(String name, String state) throws Exception {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (true) {
-      JsonNode jobs = cleanups("?name=" + name);
-      if (jobs.size() > 0 && jobs.get(0).get("state").asText().equals(state)) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("job of " + name + " never reached " + state + ": " + jobs);
-      }
-      Thread.sleep(50);
+  private void awaitState(String name, String state) {
+    AtomicReference<JsonNode> jobs = new AtomicReference<>();
+    try {
+      await("job of " + name + " to reach " + state).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+        jobs.set(cleanups("?name=" + name));
+        return jobs.get().size() > 0 && jobs.get().get(0).get("state").asText().equals(state);
+      });
+    } catch (ConditionTimeoutException timedOut) {
+      throw new AssertionError("job of " + name + " never reached " + state + ": " + jobs.get());
     }
   }
 
@@ -206,11 +208,16 @@ class AsyncPurgeRoutesTest {
     drop("t", Map.of("X-Lethe-Async-Purge", "true"));
     awaitState("t", "SUCCEEDED");
 
-    HttpResponse<String> r = send("GET", "/metrics", null, Map.of());
-    for (int i = 0; i < 100 && !r.body().contains("purge_completed_total 1.0"); i++) { // counted just after the row is written
-      Thread.sleep(50);
-      r = send("GET", "/metrics", null, Map.of());
+    AtomicReference<HttpResponse<String>> metrics = new AtomicReference<>();
+    try { // counted just after the row is written
+      await("purge_completed_total 1.0").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
+        metrics.set(send("GET", "/metrics", null, Map.of()));
+        return metrics.get().body().contains("purge_completed_total 1.0");
+      });
+    } catch (ConditionTimeoutException timedOut) {
+      // the assertions below say what the last answer lacked
     }
+    HttpResponse<String> r = metrics.get();
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.body()).contains("purge_jobs_pending", "purge_jobs_running", "purge_jobs_failed",

@@ -1,6 +1,7 @@
 package dev.lethe.store.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -132,10 +134,7 @@ class FsConcurrencyTest {
     }
     for (int i = 0; i < 2; i++) {
       Path ready = Path.of(go + ".p" + i + ".ready");
-      for (int wait = 0; wait < 6000 && !Files.exists(ready); wait++) {
-        Thread.sleep(10);
-      }
-      assertThat(ready).exists();
+      await("writer p" + i + " to be ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10)).until(() -> Files.exists(ready));
     }
     Files.writeString(go, "go");
     List<String> commits = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.lethe.store.fs;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Kind;
@@ -11,6 +13,7 @@ import dev.lethe.store.core.format.RevisionJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -29,9 +32,7 @@ public final class FsPutLoop {
     Path go = Path.of(args[3]);
     store.get(key).orElseThrow(); // warm up before announcing readiness
     Files.writeString(Path.of(args[3] + "." + args[4] + ".ready"), "ready");
-    while (!Files.exists(go)) {
-      Thread.sleep(5);
-    }
+    await("the start file").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(5)).until(() -> Files.exists(go));
     for (int i = 0; i < attempts; i++) {
       Record current = store.get(key).orElseThrow();
       PutResult r = store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text(args[4] + " " + i),

@@ -1,4 +1,4 @@
-package dev.lethe.cli;
+package dev.lethe.cli.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;

@@ -1,7 +1,8 @@
-package dev.lethe.cli;
+package dev.lethe.cli.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lethe.cli.LetheCommand;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.config.ServerConfig;
 import java.io.PrintWriter;

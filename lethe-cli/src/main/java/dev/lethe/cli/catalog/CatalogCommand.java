@@ -1,4 +1,4 @@
-package dev.lethe.cli;
+package dev.lethe.cli.catalog;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         "  2  bad argument, or a 400 answer"},
     description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables.",
     subcommands = {CatalogJobsCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class})
-final class CatalogCommand implements Runnable {
+public final class CatalogCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override

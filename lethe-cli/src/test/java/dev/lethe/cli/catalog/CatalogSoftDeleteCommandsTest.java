@@ -1,8 +1,9 @@
-package dev.lethe.cli;
+package dev.lethe.cli.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lethe.cli.LetheCommand;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.auth.TokenHash;

@@ -1,4 +1,4 @@
-package dev.lethe.cli;
+package dev.lethe.cli.catalog;
 
 import java.io.PrintWriter;
 import java.util.List;

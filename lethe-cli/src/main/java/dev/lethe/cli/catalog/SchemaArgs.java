@@ -1,4 +1,4 @@
-package dev.lethe.cli;
+package dev.lethe.cli.catalog;
 
 import picocli.CommandLine.Parameters;
 
