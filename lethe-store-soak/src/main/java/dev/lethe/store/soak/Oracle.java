@@ -212,9 +212,15 @@ public final class Oracle {
     });
   }
 
-  /** The revision an acknowledged write replaced: what it was decided against. */
+  /**
+   * The revision an acknowledged write was decided against: the expected revision sent, or for a
+   * write that sent none (a create, a recreation, an unconditional delete) the record's parent.
+   */
   static Optional<Revision> base(Event e) {
-    return e.call() == Call.PUT_RAW ? e.expected() : Optional.ofNullable(e.record().parent());
+    if (e.expected().isPresent() || e.call() == Call.PUT_RAW) {
+      return e.expected();
+    }
+    return Optional.ofNullable(e.record().parent());
   }
 
   private static void staleBases(List<Event> history, Map<Row, Long> counts, List<String> examples) {
@@ -223,8 +229,13 @@ public final class Oracle {
       if (!e.acknowledgedWrite() || e.record() == null || e.key().collection().equals(GC)) {
         continue;
       }
-      String base = e.key() + " on " + base(e).map(Revision::toString).orElse("nothing");
-      byBase.computeIfAbsent(base, b -> new TreeSet<>()).add(e.record().revision());
+      Optional<Revision> base = base(e);
+      if (e.call() != Call.PUT_RAW && base.isPresent() && !base.get().equals(e.record().parent())) {
+        bump(counts, examples, Row.StaleBaseCommitted, e.key() + ": " + e.call() + " on " + base.get()
+            + " acknowledged as " + e.record().revision() + " over " + e.record().parent());
+      }
+      String key = e.key() + " on " + base.map(Revision::toString).orElse("nothing");
+      byBase.computeIfAbsent(key, b -> new TreeSet<>()).add(e.record().revision());
     }
     byBase.forEach((base, revisions) -> {
       for (int i = 1; i < revisions.size(); i++) {

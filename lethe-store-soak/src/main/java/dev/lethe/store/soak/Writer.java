@@ -126,6 +126,7 @@ final class Writer implements Runnable {
   private void probe() {
     RecordKey key = main();
     boolean deleteFirst = rng.nextBoolean();
+    Record made = draft(key);
     Record first = draft(key);
     Record second = draft(key);
     Optional<Record> now = client.call(s -> s.getRaw(key));
@@ -133,8 +134,8 @@ final class Writer implements Runnable {
     if (now.isPresent() && !now.get().isTombstone()) {
       base = now.get().revision();
     } else {
-      PutResult made = client.call(s -> s.put(first, Optional.empty()));
-      if (!(made instanceof Committed c)) {
+      PutResult created = client.call(s -> s.put(made, Optional.empty()));
+      if (!(created instanceof Committed c)) {
         return;
       }
       base = c.record().revision();
