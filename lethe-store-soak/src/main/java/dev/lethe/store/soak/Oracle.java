@@ -66,11 +66,11 @@ public final class Oracle {
       counts.put(row, 0L);
     }
     List<String> examples = new ArrayList<>();
-    Map<RecordKey, Map<Revision, Revision>> edges = edges(history, end);
+    Map<RecordKey, Map<Revision, Set<Revision>>> edges = edges(history, end);
     Map<RecordKey, Record> first = end.raw().get(0);
 
-    // lineage of each key's final record on the first replica; the others are compared below
-    Map<RecordKey, Map<Long, Revision>> lineages = new HashMap<>();
+    // what each key's final record on the first replica descends from; the others are compared below
+    Map<RecordKey, Set<Revision>> lineages = new HashMap<>();
     for (Map.Entry<RecordKey, Record> e : first.entrySet()) {
       lineages.put(e.getKey(), lineage(e.getValue(), edges.getOrDefault(e.getKey(), Map.of())));
     }
@@ -131,30 +131,36 @@ public final class Oracle {
   }
 
   /**
-   * Whether an acknowledged record is absent from the final lineage. A lineage that does not reach
-   * back to its counter proves nothing either way and is not counted.
+   * Whether an acknowledged record is absent from the final lineage. A lineage whose known edges do
+   * not reach down to the record's counter proves nothing either way and is not counted.
    */
-  private static boolean missing(Record acked, Record fin, Map<Long, Revision> lineage) {
+  private static boolean missing(Record acked, Record fin, Set<Revision> lineage) {
     Revision rev = acked.revision();
     if (fin == null || fin.revision().counter() < rev.counter()) {
       return true;
     }
-    Revision at = lineage.get(rev.counter());
-    if (at == null) {
+    if (lineage.contains(rev)) {
       return false;
     }
-    if (!at.equals(rev)) {
-      return true;
-    }
-    Revision below = acked.parent() == null ? null : lineage.get(acked.parent().counter());
-    return below != null && !below.equals(acked.parent());
+    return lineage.stream().anyMatch(r -> r.counter() <= rev.counter());
   }
 
-  /** Child → parent edges per key, from every record the clients saw and the final answers. */
-  static Map<RecordKey, Map<Revision, Revision>> edges(List<Event> history, FinalState end) {
-    Map<RecordKey, Map<Revision, Revision>> edges = new HashMap<>();
+  /**
+   * Child → parents edges per key, from every record the clients saw and the final answers, and
+   * from every acknowledged raw write to the revision it replaced. A tombstone revision depends only
+   * on the counter it deletes, so two tombstones of two lines can be one revision with two parents;
+   * sync treats them as one record, and so does the lineage.
+   */
+  static Map<RecordKey, Map<Revision, Set<Revision>>> edges(List<Event> history, FinalState end) {
+    Map<RecordKey, Map<Revision, Set<Revision>>> edges = new HashMap<>();
     for (Event e : history) {
       addEdges(edges, e.record());
+      if (e.call() == Call.PUT_RAW && e.outcome() == Outcome.COMMITTED && e.expected().isPresent()) {
+        // a raw write replaced the expected revision: a tombstone over another line's tombstone
+        // (sync's tombstone-versus-tombstone rule) continues that line too
+        edges.computeIfAbsent(e.key(), k -> new HashMap<>()).computeIfAbsent(e.record().revision(), r -> new HashSet<>())
+            .add(e.expected().get());
+      }
     }
     for (Map<RecordKey, Record> replica : end.raw()) {
       replica.values().forEach(r -> addEdges(edges, r));
@@ -162,11 +168,11 @@ public final class Oracle {
     return edges;
   }
 
-  private static void addEdges(Map<RecordKey, Map<Revision, Revision>> edges, Record r) {
+  private static void addEdges(Map<RecordKey, Map<Revision, Set<Revision>>> edges, Record r) {
     if (r == null) {
       return;
     }
-    Map<Revision, Revision> of = edges.computeIfAbsent(r.key(), k -> new HashMap<>());
+    Map<Revision, Set<Revision>> of = edges.computeIfAbsent(r.key(), k -> new HashMap<>());
     Revision child = r.revision();
     List<Revision> chain = new ArrayList<>();
     if (r.parent() != null) {
@@ -178,20 +184,22 @@ public final class Oracle {
       }
     }
     for (Revision parent : chain) {
-      of.putIfAbsent(child, parent);
+      of.computeIfAbsent(child, c -> new HashSet<>()).add(parent);
       child = parent;
     }
   }
 
-  /** The revisions from a final record back as far as known edges reach, by counter. */
-  static Map<Long, Revision> lineage(Record fin, Map<Revision, Revision> edges) {
-    Map<Long, Revision> byCounter = new TreeMap<>();
-    Revision cur = fin.revision();
-    while (cur != null && !byCounter.containsKey(cur.counter())) {
-      byCounter.put(cur.counter(), cur);
-      cur = edges.get(cur);
+  /** Every revision a final record descends from, as far as known edges reach. */
+  static Set<Revision> lineage(Record fin, Map<Revision, Set<Revision>> edges) {
+    Set<Revision> seen = new HashSet<>();
+    List<Revision> todo = new ArrayList<>(List.of(fin.revision()));
+    while (!todo.isEmpty()) {
+      Revision cur = todo.remove(todo.size() - 1);
+      if (seen.add(cur)) {
+        todo.addAll(edges.getOrDefault(cur, Set.of()));
+      }
     }
-    return byCounter;
+    return seen;
   }
 
   private static void duplicates(List<Event> history, FinalState end, Map<Row, Long> counts, List<String> examples) {

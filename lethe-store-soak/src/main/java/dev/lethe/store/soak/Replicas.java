@@ -75,19 +75,38 @@ final class Replicas implements AutoCloseable {
     processes[i].waitFor(30, TimeUnit.SECONDS);
   }
 
-  /** Starts replica {@code i} again (it must be dead) and waits until it answers. */
-  void restart(int i) throws IOException {
+  /** Starts replica {@code i} again (it must be dead) without waiting for it to answer. */
+  void relaunch(int i) throws IOException {
     launch(i);
-    awaitHealthy(i);
   }
 
-  /** Restarts every replica that is not running. */
+  /** Whether replica {@code i} answers {@code /healthz} now. */
+  boolean healthy(int i) {
+    try {
+      return processes[i].isAlive() && http.send(HttpRequest.newBuilder(health(i)).timeout(Duration.ofSeconds(2)).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Restarts every replica that is not running, and waits until every one answers. */
   void reviveAll() throws IOException {
     for (int i = 0; i < processes.length; i++) {
       if (!processes[i].isAlive()) {
-        restart(i);
+        launch(i);
       }
     }
+    for (int i = 0; i < processes.length; i++) {
+      awaitHealthy(i);
+    }
+  }
+
+  private URI health(int i) {
+    return URI.create("http://127.0.0.1:" + ports.get(i).get(Transport.HTTP) + "/healthz");
   }
 
   private void launch(int i) throws IOException {
@@ -108,7 +127,7 @@ final class Replicas implements AutoCloseable {
   }
 
   private void awaitHealthy(int i) {
-    URI health = URI.create("http://127.0.0.1:" + ports.get(i).get(Transport.HTTP) + "/healthz");
+    URI health = health(i);
     await("replica " + i + " answering " + health).atMost(START_LIMIT).pollInterval(Duration.ofMillis(200))
         .pollInSameThread().until(() -> {
           if (!processes[i].isAlive()) {

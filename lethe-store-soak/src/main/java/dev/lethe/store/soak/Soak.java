@@ -112,7 +112,11 @@ public final class Soak {
     }
   }
 
-  /** Kills a seeded random replica every {@code killEvery}, restarting it at once. */
+  /**
+   * Every {@code killEvery}, kills a seeded random replica with SIGKILL and starts it again at
+   * once, without waiting for it: a kill may hit a replica still starting. A round is skipped when
+   * no other replica answers, so one replica at least keeps serving.
+   */
   private static Void chaos(Replicas replicas, SoakOptions o, AtomicBoolean stop, AtomicInteger kills) throws Exception {
     Random rng = new Random(o.seed() ^ 0x5DEECE66DL);
     while (!stop.get()) {
@@ -121,9 +125,16 @@ public final class Soak {
         break;
       }
       int victim = rng.nextInt(replicas.size());
+      boolean another = false;
+      for (int i = 0; i < replicas.size() && !another; i++) {
+        another = i != victim && replicas.healthy(i);
+      }
+      if (!another && replicas.size() > 1) {
+        continue;
+      }
       replicas.kill(victim);
       kills.incrementAndGet();
-      replicas.restart(victim);
+      replicas.relaunch(victim);
     }
     return null;
   }
