@@ -26,7 +26,7 @@ import java.util.function.Consumer;
 /**
  * One writer: a seeded random mix of creates, edits with the expected revision, deletes,
  * recreations, probes, write-once creates, collected lifecycles, resets and syncs through the
- * client-side stores (docs/design/0145-ha-soak.md "Workload"). Its choices depend on the seed only;
+ * client-side stores (docs/design/0145-ha-soak.md "Keys"). Its choices depend on the seed only;
  * what the store answers decides what happens next.
  */
 final class Writer implements Runnable {
