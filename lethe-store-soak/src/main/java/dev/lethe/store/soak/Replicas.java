@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * Process#destroyForcibly}) and restarted on the same ports.
  */
 final class Replicas implements AutoCloseable {
-  private static final Duration START_LIMIT = Duration.ofSeconds(120);
+  private static final Duration START_LIMIT = Duration.ofMinutes(5);
 
   private final List<String> serverCommand;
   private final String storeUri;
