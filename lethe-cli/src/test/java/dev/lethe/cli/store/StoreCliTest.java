@@ -663,7 +663,7 @@ class StoreCliTest {
         summaries.set(summaries.size() - 1, summaries.get(summaries.size() - 1) + " " + line.trim());
       }
     }
-    assertThat(summaries).hasSize(11).allSatisfy(l -> assertThat(l).endsWith("."));
+    assertThat(summaries).hasSize(12).allSatisfy(l -> assertThat(l).endsWith("."));
   }
 
   @Test

@@ -1,0 +1,68 @@
+package dev.lethe.store.soak;
+
+import dev.lethe.store.core.Store;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * One soak run's settings.
+ *
+ * @param seed the seed of every writer's choices and of the chaos loop
+ * @param duration how long writers write, at least 1 s
+ * @param replicas how many {@code lethe server} replicas, 1 to 9
+ * @param writers how many writer threads, 1 to 64
+ * @param backend the shared store
+ * @param jdbcUrl the PostgreSQL store URL ({@code jdbc:postgresql://127.0.0.1…}) for {@link
+ *     Backend#POSTGRESQL}; null otherwise
+ * @param killEvery the pause between two replica kills; {@link Duration#ZERO} turns chaos off
+ * @param transports how clients reach replicas, at least one; writer w uses transport w mod size
+ * @param workDir a directory for the replicas' data, logs and the client-side stores
+ * @param serverCommand the command that runs {@code lethe} (e.g. {@code java -jar lethe.jar}); the
+ *     soak appends {@code server --port … --data-dir … --store-uri …}
+ * @param opener opens a client store from a store URI ({@code http://127.0.0.1:port}, {@code file:DIR})
+ * @param clientStore wraps every client's store of a replica; identity in real runs, a faulty store
+ *     in the tests proving the oracle can fail
+ */
+public record SoakOptions(long seed, Duration duration, int replicas, int writers, Backend backend, String jdbcUrl,
+    Duration killEvery, List<Transport> transports, Path workDir, List<String> serverCommand, StoreOpener opener,
+    UnaryOperator<Store> clientStore) {
+
+  /** @throws IllegalArgumentException naming the first bad setting */
+  public SoakOptions {
+    Objects.requireNonNull(backend, "backend");
+    Objects.requireNonNull(workDir, "workDir");
+    Objects.requireNonNull(opener, "opener");
+    transports = List.copyOf(transports);
+    serverCommand = List.copyOf(serverCommand);
+    clientStore = clientStore == null ? UnaryOperator.identity() : clientStore;
+    if (duration == null || duration.toMillis() < 1000) {
+      throw new IllegalArgumentException("Invalid --duration " + duration + ": at least 1s");
+    }
+    if (replicas < 1 || replicas > 9) {
+      throw new IllegalArgumentException("Invalid --replicas " + replicas + ": 1 to 9");
+    }
+    if (writers < 1 || writers > 64) {
+      throw new IllegalArgumentException("Invalid --writers " + writers + ": 1 to 64");
+    }
+    if (killEvery == null || killEvery.isNegative()) {
+      throw new IllegalArgumentException("Invalid --kill-every " + killEvery + ": 0 (no chaos) or more");
+    }
+    if (transports.isEmpty()) {
+      throw new IllegalArgumentException("Invalid --transports: at least one");
+    }
+    if (serverCommand.isEmpty()) {
+      throw new IllegalArgumentException("Invalid server command: empty");
+    }
+    if (backend == Backend.POSTGRESQL) {
+      if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql://127.0.0.1") && !jdbcUrl.startsWith("jdbc:postgresql://localhost")) {
+        throw new IllegalArgumentException("Invalid --jdbc-url '" + jdbcUrl
+            + "': --backend postgresql needs a jdbc:postgresql://127.0.0.1… URL (the soak talks only to this machine)");
+      }
+    } else if (jdbcUrl != null) {
+      throw new IllegalArgumentException("Invalid --jdbc-url: only --backend postgresql takes one");
+    }
+  }
+}
