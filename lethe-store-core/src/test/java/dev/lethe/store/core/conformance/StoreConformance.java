@@ -150,10 +150,11 @@ public abstract class StoreConformance {
   /** A record as another store would have written it: an arbitrary lineage, kept verbatim. */
   private static Record foreign(RecordKey k, long counter, String text, List<Revision> ancestors) {
     Body body = Body.Inline.text(text);
-    Revision rev = RevisionHash.revision(counter, Kind.DOCUMENT, body);
+    Meta meta = new Meta("bob", "peer", 1000L, 2000L, java.util.Map.of("l", "v"));
+    List<RecordKey> links = List.of(new RecordKey("ns", "col", "other"));
+    Revision rev = RevisionHash.revision(counter, Kind.DOCUMENT, body, meta, links);
     return new Record(k, Kind.DOCUMENT, rev, ancestors.isEmpty() ? null : ancestors.get(0),
-        ancestors, body, new Meta("bob", "peer", 1000L, 2000L, java.util.Map.of("l", "v")),
-        null, null, List.of(new RecordKey("ns", "col", "other")));
+        ancestors, body, meta, null, null, links);
   }
 
   private static Revision rev(long counter, String seed) {
@@ -165,7 +166,7 @@ public abstract class StoreConformance {
   @Test
   void firstPutCommitsCounterOneWithStoreStampedTimes() {
     Record r = create(store, key, "v1");
-    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1")));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1"), Meta.byAuthor("alice"), List.of()));
     assertThat(r.parent()).isNull();
     assertThat(r.ancestors()).isEmpty();
     assertThat(r.meta().created()).isEqualTo(clock.millis());
@@ -293,7 +294,7 @@ public abstract class StoreConformance {
     Record r = create(store, key, "v1");
     clock.advance(Duration.ofSeconds(30));
     Record r2 = edit(store, r, "v2");
-    assertThat(r2.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("v2")));
+    assertThat(r2.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("v2"), Meta.byAuthor("alice"), List.of()));
     assertThat(r2.parent()).isEqualTo(r.revision());
     assertThat(r2.ancestors()).containsExactly(r.revision());
     assertThat(r2.meta().created()).isEqualTo(r.meta().created());
@@ -313,7 +314,7 @@ public abstract class StoreConformance {
     BlobRef blob = store.blobs().put("big content".getBytes(StandardCharsets.UTF_8));
     Record r = committed(store.put(
         Record.draft(key, Kind.DOCUMENT, blob.body(), Meta.byAuthor("alice")), Optional.empty()));
-    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, blob.body()));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, blob.body(), Meta.byAuthor("alice"), List.of()));
     Record t = tombstoneOf(store, r);
     assertThat(t.deletedBlob()).isEqualTo(blob.hash());
     assertThat(t.body()).isEqualTo(Body.EMPTY);
@@ -984,8 +985,9 @@ public abstract class StoreConformance {
   /** A record at counter 1 whose body is {@code blob}, as a peer would have written it. */
   private static Record foreignBlobRecord(RecordKey k, BlobRef blob) {
     Body body = blob.body();
-    return new Record(k, Kind.DOCUMENT, RevisionHash.revision(1, Kind.DOCUMENT, body), null, List.of(), body,
-        new Meta("bob", "peer", 1000L, 2000L, Map.of()), null, null, List.of());
+    Meta meta = new Meta("bob", "peer", 1000L, 2000L, Map.of());
+    return new Record(k, Kind.DOCUMENT, RevisionHash.revision(1, Kind.DOCUMENT, body, meta, List.of()), null,
+        List.of(), body, meta, null, null, List.of());
   }
 
   @Test
@@ -1173,7 +1175,8 @@ public abstract class StoreConformance {
     }
     long counter = cur.map(c -> c.revision().counter() + 1).orElse(1L);
     List<Revision> ancestors = cur.map(c -> List.of(c.revision())).orElse(List.of());
-    Record r = new Record(k, Kind.DOCUMENT, RevisionHash.revision(counter, Kind.DOCUMENT, body),
+    Record r = new Record(k, Kind.DOCUMENT,
+        RevisionHash.revision(counter, Kind.DOCUMENT, body, Meta.byAuthor("bob"), List.of()),
         ancestors.isEmpty() ? null : ancestors.get(0), ancestors, body, Meta.byAuthor("bob"), null, null, List.of());
     Optional<Revision> expected = cur.map(Record::revision);
     return how == 1 ? s.putRaw(r, expected) : s.putRawBatch(List.of(new RawPut(r, expected))).get(0);
@@ -1394,7 +1397,7 @@ public abstract class StoreConformance {
     assertThat(raw(b, key).format()).isEqualTo(FormatVersion.V1);
     Record next = edit(b, raw(b, key), "new\n");
     assertThat(next.format()).isEqualTo(FormatVersion.CURRENT);
-    assertThat(next.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("new\n")));
+    assertThat(next.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("new\n"), Meta.byAuthor("alice"), List.of()));
     assertThat(sync(a, b).fastForwarded()).isEqualTo(1);
     assertThat(raw(a, key)).isEqualTo(next);
     // a format-1 record checked by the format-2 rule would be refused: the rule follows the version
@@ -1712,7 +1715,7 @@ public abstract class StoreConformance {
           ? store.blobs().put(("b" + round).getBytes(StandardCharsets.UTF_8)).hash() : null;
       Body body = tombstone ? Body.EMPTY : Body.Inline.text("v" + round);
       Kind kind = tombstone ? Kind.TOMBSTONE : Kind.DOCUMENT;
-      Revision self = tombstone ? new Revision(counter, Tombstones.HASH) : RevisionHash.revision(counter, kind, body);
+      Revision self = tombstone ? new Revision(counter, Tombstones.HASH) : RevisionHash.revision(counter, kind, body, Meta.byAuthor("bob"), List.of());
       if (random.nextInt(5) == 0) {
         ancestors.add(self);
       }
