@@ -200,7 +200,7 @@ class StoreRoutesTest {
   void infoNamesTheFormatTheCapAndTheLargestPage() throws Exception {
     HttpResponse<byte[]> r = send("GET", "/store/v1", null);
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(text(r)).isEqualTo("{\"formatVersion\":2,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
+    assertThat(text(r)).isEqualTo("{\"formatVersion\":3,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
   }
 
   @Test
@@ -211,7 +211,8 @@ class StoreRoutesTest {
     Record r = record(created);
     assertThat(r.key()).isEqualTo(new RecordKey(ns, "col", "a"));
     assertThat(r.revision().counter()).isEqualTo(1);
-    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1")));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1"),
+        new dev.lethe.store.core.Meta("alice", null, null, null, java.util.Map.of("l", "v")), java.util.List.of()));
     assertThat(r.meta().author()).isEqualTo("alice");
     assertThat(r.meta().labels()).containsEntry("l", "v");
     assertThat(r.meta().created()).isNotNull();

@@ -36,6 +36,7 @@ import dev.lethe.store.core.reset.ResetReport;
 import dev.lethe.store.core.sync.Sync;
 import dev.lethe.store.core.sync.SyncOptions;
 import dev.lethe.store.core.sync.SyncCorrupt;
+import dev.lethe.store.core.sync.SyncConflict;
 import dev.lethe.store.core.sync.SyncReport;
 import dev.lethe.store.core.testing.InterleavingStore;
 import dev.lethe.store.core.testing.MutableClock;
@@ -638,6 +639,90 @@ public abstract class StoreConformance {
     assertThat(text.lines()).containsExactlyInAnyOrder("one", "two", "three");
     assertThat(text).startsWith("one\n");
     assertThat(sync(a, b).converged()).isTrue();
+  }
+
+  @Test
+  void case49ALineOneSideRemovedStaysRemovedWhenTheOtherAppendsOnBothSides() throws Exception {
+    for (boolean forward : new boolean[] {true, false}) {
+      Store a = open(cap, clock);
+      Store b = open(cap, clock);
+      Record r = committed(a.put(draft(key, Kind.LINES, "l1\nl2\nl3\n", "alice"), Optional.empty()));
+      b.putRaw(r, Optional.empty());
+      edit(a, r, "l1\nl3\n");
+      edit(b, r, "l1\nl2\nl3\nl4\n");
+      assertThat(raw(a, key).bases()).as("the store keeps the base").hasSize(1);
+      SyncReport report = forward ? sync(a, b) : sync(b, a);
+      assertThat(report.merged()).isEqualTo(1);
+      assertThat(report.converged()).isTrue();
+      assertThat(((Body.Inline) raw(a, key).body()).text()).isEqualTo("l1\nl3\nl4\n");
+      assertThat(raw(b, key).revision()).isEqualTo(raw(a, key).revision());
+      assertThat(((Body.Inline) raw(b, key).body()).text()).isEqualTo("l1\nl3\nl4\n");
+      // the merged record keeps its bases too: the next divergence merges three-way again
+      Record m = raw(a, key);
+      edit(a, m, "l3\nl4\n");
+      edit(b, raw(b, key), "l1\nl3\nl4\nl5\n");
+      assertThat(sync(a, b).converged()).isTrue();
+      assertThat(((Body.Inline) raw(b, key).body()).text()).isEqualTo("l3\nl4\nl5\n");
+      assertThat(sync(a, b)).isEqualTo(new SyncReport(0, 0, 0, List.of(), List.of(), true));
+    }
+  }
+
+  @Test
+  void case50AppendOnlyRecordsWithoutTheirCommonAncestorsLinesAreAConflictNotAUnion() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Body base = Body.Inline.text("l1\nl2\nl3\n");
+    Record r = new Record(key, Kind.LINES, new Revision(1, RevisionHash.of(FormatVersion.V2, Kind.LINES, base)), null,
+        List.of(), base, Meta.EMPTY, null, null, List.of(), FormatVersion.V2);
+    a.putRaw(r, Optional.empty());
+    b.putRaw(r, Optional.empty());
+    Record ea = v2Edit(a, r, "l1\nl3\n");
+    Record eb = v2Edit(b, r, "l1\nl2\nl3\nl4\n");
+    SyncReport report = sync(a, b);
+    assertThat(report.conflicts()).singleElement().satisfies(c -> assertThat(c.reason())
+        .contains("neither keeps the lines of their common ancestor"));
+    assertThat(report.converged()).isFalse();
+    assertThat(raw(a, key)).isEqualTo(ea);
+    assertThat(raw(b, key)).isEqualTo(eb);
+  }
+
+  /** The next version of {@code base} as a format-2 build wrote it (no bases), raw put into {@code s}. */
+  private Record v2Edit(Store s, Record base, String text) {
+    Body body = Body.Inline.text(text);
+    Record r = new Record(key, base.kind(), new Revision(base.revision().counter() + 1,
+        RevisionHash.of(FormatVersion.V2, base.kind(), body)), base.revision(), List.of(base.revision()), body,
+        Meta.EMPTY, null, null, List.of(), FormatVersion.V2);
+    assertThat(s.putRaw(r, Optional.of(base.revision()))).isInstanceOf(Committed.class);
+    return raw(s, key);
+  }
+
+  @Test
+  void case51RecordsDifferingOnlyInLabelsOrAuthorNeverSyncAsConverged() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    b.putRaw(r, Optional.empty());
+    Record ea = committed(a.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v2"),
+        new Meta("alice", null, null, null, Map.of("l", "1"))), Optional.of(r.revision())));
+    Record eb = committed(b.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v2"),
+        new Meta("alice", null, null, null, Map.of("l", "2"))), Optional.of(r.revision())));
+    assertThat(ea.revision()).isNotEqualTo(eb.revision());
+    SyncReport report = sync(a, b);
+    assertThat(report.conflicts()).hasSize(1);
+    assertThat(report.converged()).isFalse();
+    // format-2 records at one revision whose labels differ: compared, reported, neither written
+    RecordKey old = new RecordKey("ns", "col", "old");
+    Body body = Body.Inline.text("same");
+    Revision shared = new Revision(1, RevisionHash.of(FormatVersion.V2, Kind.DOCUMENT, body));
+    Record oa = new Record(old, Kind.DOCUMENT, shared, null, List.of(), body,
+        new Meta("bob", null, 1L, 1L, Map.of("l", "1")), null, null, List.of(), FormatVersion.V2);
+    a.putRaw(oa, Optional.empty());
+    b.putRaw(oa.withMeta(new Meta("carol", null, 1L, 1L, Map.of("l", "1"))), Optional.empty());
+    SyncReport second = sync(a, b);
+    assertThat(second.conflicts()).extracting(SyncConflict::key).contains(old);
+    assertThat(second.conflicts()).filteredOn(c -> c.key().equals(old)).singleElement()
+        .satisfies(c -> assertThat(c.reason()).contains("author differ"));
+    assertThat(raw(b, old).meta().author()).isEqualTo("carol");
   }
 
   @Test
