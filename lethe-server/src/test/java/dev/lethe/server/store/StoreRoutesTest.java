@@ -372,7 +372,7 @@ class StoreRoutesTest {
   @Test
   void aRawPutWritesTheRecordVerbatimAndFollowsTheFourRules() throws Exception {
     Record foreign = RECORD_JSON.parse(RECORD_JSON.format(put("src", "x")).replace(ns + "/col/src", ns + "/col/f"));
-    Record withTimes = foreign.withMeta(foreign.meta().withAuthor("bob").withTimes(1000L, 2000L));
+    Record withTimes = RevisionHash.restamp(foreign.withMeta(foreign.meta().withAuthor("bob").withTimes(1000L, 2000L)));
     String body = RECORD_JSON.format(withTimes);
     assertError(send("PUT", rawPath + "f", body, "If-Match", rev(withTimes)), 412, "/col/f");
     HttpResponse<byte[]> created = send("PUT", rawPath + "f", body);
@@ -502,7 +502,7 @@ class StoreRoutesTest {
     assertError(send("PUT", recPath + "a", draft("v"), "If-None-Match", "*", "If-Match",
         "{\"counter\":1,\"hash\":\"" + hash + "\"}"), 400, "together");
     assertError(send("PUT", rawPath + "a", "{\"format\":1}"), 400, "missing field 'key'");
-    assertError(send("PUT", rawPath + "a", "{\"format\":3}"), 400, "version 3");
+    assertError(send("PUT", rawPath + "a", "{\"format\":4}"), 400, "version 4");
     assertError(send("DELETE", recPath + "a", "{\"expected\":{\"counter\":1,\"hash\":\"" + hash + "\"},\"why\":1}"), 400,
         "unknown field 'why'");
     assertError(send("DELETE", recPath + "a", null, "If-None-Match", "*"), 400, "If-None-Match");

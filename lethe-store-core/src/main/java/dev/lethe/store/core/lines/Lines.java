@@ -30,13 +30,13 @@ public final class Lines {
   /**
    * What an ancestor held, as a merge base.
    *
-   * @param lines its lines, as a set
+   * @param lines its lines, as a set in a fixed order (so every store writes the same bases)
    * @param labels its labels
    * @param links its links
    */
   public record Snapshot(Set<String> lines, Map<String, String> labels, List<RecordKey> links) {
     public Snapshot {
-      lines = Set.copyOf(lines);
+      lines = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(lines));
       labels = Map.copyOf(labels);
       links = List.copyOf(links);
     }
@@ -46,7 +46,7 @@ public final class Lines {
 
     /** Returns the snapshot of a live inline record. */
     public static Snapshot of(Record r) {
-      return new Snapshot(new HashSet<>(split(((Body.Inline) r.body()).bytes())), r.meta().labels(), r.links());
+      return new Snapshot(new LinkedHashSet<>(split(((Body.Inline) r.body()).bytes())), r.meta().labels(), r.links());
     }
   }
 
@@ -147,7 +147,7 @@ public final class Lines {
 
   /** Returns the ancestor snapshot that {@code b} describes against the record's {@code lines}. */
   public static Snapshot decode(List<String> lines, LineBase b) {
-    Set<String> out = new HashSet<>();
+    Set<String> out = new LinkedHashSet<>();
     int w = 0;
     List<Integer> without = b.without();
     for (int i = 0; i < lines.size(); i++) {
@@ -163,17 +163,18 @@ public final class Lines {
 
   /** Returns the {@link LineBase} of ancestor {@code ancestor} that held {@code s}, against {@code lines}. */
   public static LineBase encode(Revision ancestor, Snapshot s, List<String> lines) {
+    return encode(ancestor, s, lines, new HashSet<>(lines));
+  }
+
+  private static LineBase encode(Revision ancestor, Snapshot s, List<String> lines, Set<String> present) {
     List<Integer> without = new ArrayList<>();
-    Set<String> present = new HashSet<>();
     for (int i = 0; i < lines.size(); i++) {
-      String l = lines.get(i);
-      present.add(l);
-      if (!s.lines().contains(l)) {
+      if (!s.lines().contains(lines.get(i))) {
         without.add(i);
       }
     }
     List<String> with = new ArrayList<>();
-    for (String l : new TreeSet<>(s.lines())) {
+    for (String l : s.lines()) {
       if (!present.contains(l)) {
         with.add(l);
       }
@@ -196,23 +197,29 @@ public final class Lines {
     if (!keepsBases(kind, body)) {
       return List.of();
     }
+    Set<Revision> wanted = new HashSet<>(ancestors);
     Map<Revision, Snapshot> known = new LinkedHashMap<>();
     for (Record s : sources) {
       if (s.isTombstone() || !(s.body() instanceof Body.Inline inline)) {
         continue;
       }
       List<String> sLines = split(inline.bytes());
-      known.putIfAbsent(s.revision(), Snapshot.of(s));
+      if (wanted.contains(s.revision())) {
+        known.putIfAbsent(s.revision(), new Snapshot(new LinkedHashSet<>(sLines), s.meta().labels(), s.links()));
+      }
       for (LineBase b : s.bases()) {
-        known.computeIfAbsent(b.revision(), r -> decode(sLines, b));
+        if (wanted.contains(b.revision())) {
+          known.computeIfAbsent(b.revision(), r -> decode(sLines, b));
+        }
       }
     }
     List<String> lines = split(((Body.Inline) body).bytes());
+    Set<String> present = new HashSet<>(lines);
     List<LineBase> out = new ArrayList<>();
     for (Revision a : ancestors) {
       Snapshot snap = known.get(a);
       if (snap != null) {
-        out.add(encode(a, snap, lines));
+        out.add(encode(a, snap, lines, present));
       }
     }
     return List.copyOf(out);
