@@ -4,7 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.lethe.cli.LetheCommand;
+import dev.lethe.store.core.Body;
 import dev.lethe.store.core.ContentHash;
+import dev.lethe.store.core.FormatVersion;
+import dev.lethe.store.core.Kind;
+import dev.lethe.store.core.Meta;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.RevisionHash;
+import dev.lethe.store.core.format.RecordJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -113,6 +122,62 @@ class StoreCliRemoteTest {
     Run gc = run("store", "gc", "--store", server, "--grace", "1s");
     assertThat(gc.code()).as(gc.err()).isZero();
     assertThat(gc.out()).contains("grace: 1s");
+  }
+
+  private static String printedRevision(Run put) {
+    assertThat(put.code()).as(put.err()).isZero();
+    return put.out().lines().filter(l -> l.startsWith("revision: ")).findFirst().orElseThrow().substring(10);
+  }
+
+  private String linesPut(String store, String ns, String text, String... more) throws Exception {
+    return printedRevision(run(concat(new String[] {"store", "put", "--store", store, "--namespace", ns, "--collection",
+        "c", "--id", "r", "--kind", "lines", "--body-file", bodyFile(text).toString()}, more)));
+  }
+
+  private static String linesBody(String store, String ns) {
+    Run get = run("store", "get", "--store", store, "--namespace", ns, "--collection", "c", "--id", "r");
+    assertThat(get.code()).as(get.err()).isZero();
+    return ((Body.Inline) new RecordJson().parse(get.out()).body()).text();
+  }
+
+  @Test
+  void aLineRemovedOnTheLaptopStaysRemovedWhenTheServerAppendsAndTheySync() throws Exception {
+    String laptop = "file:" + work.resolve("laptop-lines");
+    String r1 = linesPut(server, "lines", "l1\nl2\nl3\n");
+    assertThat(run("store", "sync", "--store", laptop, "--peer", server, "--namespace", "lines").code()).isZero();
+    linesPut(laptop, "lines", "l1\nl3\n", "--expected", r1);
+    linesPut(server, "lines", "l1\nl2\nl3\nl4\n", "--expected", r1);
+    Run sync = run("store", "sync", "--store", laptop, "--peer", server, "--namespace", "lines");
+    assertThat(sync.code()).as(sync.err()).isZero();
+    assertThat(sync.out()).isEqualTo("copied: 0\nfast-forwarded: 0\nmerged: 1\nconflicts: 0\nconverged: yes\n");
+    assertThat(linesBody(laptop, "lines")).isEqualTo("l1\nl3\nl4\n");
+    assertThat(linesBody(server, "lines")).isEqualTo("l1\nl3\nl4\n");
+  }
+
+  @Test
+  void linesRecordsWithoutACommonBaseAreAConflictExit3AgainstAServer() throws Exception {
+    // Format-2 versions (written before bases existed) of one record, on the laptop and in the server's files.
+    RecordKey key = new RecordKey("nobase", "c", "r");
+    Body base = Body.Inline.text("l1\nl2\nl3\n");
+    Revision r1 = new Revision(1, RevisionHash.of(FormatVersion.V2, Kind.LINES, base));
+    Path laptopDir = work.resolve("laptop-nobase");
+    Path serverFile = work.resolve("open").resolve("store").resolve("nobase").resolve("c").resolve("r.json");
+    Files.createDirectories(serverFile.getParent());
+    Files.createDirectories(laptopDir.resolve("nobase").resolve("c"));
+    for (var side : List.of(Map.entry(laptopDir.resolve("nobase/c/r.json"), "l1\nl3\n"),
+        Map.entry(serverFile, "l1\nl2\nl3\nl4\n"))) {
+      Body b = Body.Inline.text(side.getValue());
+      Files.write(side.getKey(), new RecordJson().encode(new Record(key, Kind.LINES,
+          new Revision(2, RevisionHash.of(FormatVersion.V2, Kind.LINES, b)), r1, List.of(r1), b, Meta.EMPTY, null, null,
+          List.of(), FormatVersion.V2)));
+    }
+    String laptop = "file:" + laptopDir;
+    Run sync = run("store", "sync", "--store", laptop, "--peer", server, "--namespace", "nobase");
+    assertThat(sync.code()).as(sync.err()).isEqualTo(3);
+    assertThat(sync.out()).contains("merged: 0\nconflicts: 1\nconverged: no\n");
+    assertThat(sync.err()).startsWith("conflict: nobase/c/r: ").contains("neither keeps the lines of their common ancestor");
+    assertThat(linesBody(laptop, "nobase")).isEqualTo("l1\nl3\n");
+    assertThat(linesBody(server, "nobase")).isEqualTo("l1\nl2\nl3\nl4\n");
   }
 
   @Test

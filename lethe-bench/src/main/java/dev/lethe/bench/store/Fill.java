@@ -37,9 +37,9 @@ final class Fill {
     for (int i = 0; i < n; i++) {
       RecordKey key = new RecordKey("bench", "c" + (i % 100), "r" + i);
       Body body = Body.Inline.text("record " + i + " " + "x".repeat(100));
-      Revision rev = RevisionHash.revision(1, Kind.DOCUMENT, body);
-      Record r = new Record(key, Kind.DOCUMENT, rev, null, List.of(), body,
-          new Meta("bench", null, old, old, null), null, null, List.of());
+      Meta meta = new Meta("bench", null, old, old, null);
+      Revision rev = RevisionHash.revision(1, Kind.DOCUMENT, body, meta, List.of());
+      Record r = new Record(key, Kind.DOCUMENT, rev, null, List.of(), body, meta, null, null, List.of());
       filler.putRaw(i % tombstoneEvery == 0 ? Tombstones.of(r, Optional.empty(), old, 32) : r,
           Optional.empty());
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lethe.cli.LetheCommand;
 import dev.lethe.store.core.Body;
+import dev.lethe.store.core.RevisionHash;
+import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
@@ -495,6 +497,63 @@ class StoreCliTest {
     assertThat(run.out()).contains("conflicts: 1\nconverged: no\n");
     assertThat(run.err()).startsWith("conflict: ns/col/rec: deleted at");
     assertThat(peer.get(key)).isPresent();
+  }
+
+  /** The revision a {@code put} printed. */
+  private static String printedRevision(Run put) {
+    assertThat(put.code()).as(put.err()).isZero();
+    return put.out().lines().filter(l -> l.startsWith("revision: ")).findFirst().orElseThrow().substring(10);
+  }
+
+  private String linesPut(String storeUri, String text, String... more) throws Exception {
+    List<String> a = new ArrayList<>(List.of("store", "put", "--store", storeUri, "--namespace", "ns",
+        "--collection", "col", "--id", "rec", "--kind", "lines", "--body-file", bodyFile(text).toString()));
+    a.addAll(List.of(more));
+    return printedRevision(run(a.toArray(String[]::new)));
+  }
+
+  private String body(String storeUri) {
+    Run get = run("store", "get", "--store", storeUri, "--namespace", "ns", "--collection", "col", "--id", "rec");
+    assertThat(get.code()).as(get.err()).isZero();
+    return ((Body.Inline) new RecordJson().parse(get.out()).body()).text();
+  }
+
+  @Test
+  void aLineRemovedOnOneStoreStaysRemovedWhenTheOtherAppendsAndBothSync() throws Exception {
+    String peer = "file:" + Files.createTempDirectory(dir.getParent(), "peer");
+    String r1 = linesPut(store, "l1\nl2\nl3\n");
+    assertThat(run("store", "sync", "--store", store, "--peer", peer).code()).isZero();
+    linesPut(store, "l1\nl3\n", "--expected", r1);
+    linesPut(peer, "l1\nl2\nl3\nl4\n", "--expected", r1);
+    Run sync = run("store", "sync", "--store", store, "--peer", peer);
+    assertThat(sync.code()).as(sync.err()).isZero();
+    assertThat(sync.out()).isEqualTo("copied: 0\nfast-forwarded: 0\nmerged: 1\nconflicts: 0\nconverged: yes\n");
+    assertThat(body(store)).isEqualTo("l1\nl3\nl4\n");
+    assertThat(body(peer)).isEqualTo("l1\nl3\nl4\n");
+  }
+
+  @Test
+  void appendOnlyRecordsWithoutACommonBaseAreAConflictExit3NotAUnion() throws Exception {
+    Path peerDir = Files.createTempDirectory(dir.getParent(), "peer");
+    FsStore peer = new FsStore(peerDir, 32, Clock.systemUTC());
+    // two format-2 versions (written before bases existed) of one format-2 record
+    Body base = Body.Inline.text("l1\nl2\nl3\n");
+    Record r = new Record(key, Kind.LINES, new Revision(1, RevisionHash.of(FormatVersion.V2, Kind.LINES, base)), null,
+        List.of(), base, Meta.EMPTY, null, null, List.of(), FormatVersion.V2);
+    fs.putRaw(r, Optional.empty());
+    peer.putRaw(r, Optional.empty());
+    for (var side : List.of(java.util.Map.entry(fs, "l1\nl3\n"), java.util.Map.entry(peer, "l1\nl2\nl3\nl4\n"))) {
+      Body b = Body.Inline.text(side.getValue());
+      side.getKey().putRaw(new Record(key, Kind.LINES, new Revision(2, RevisionHash.of(FormatVersion.V2, Kind.LINES, b)),
+          r.revision(), List.of(r.revision()), b, Meta.EMPTY, null, null, List.of(), FormatVersion.V2),
+          Optional.of(r.revision()));
+    }
+    Run run = run(args("sync", "--peer", "file:" + peerDir));
+    assertThat(run.code()).isEqualTo(3);
+    assertThat(run.out()).contains("merged: 0\nconflicts: 1\nconverged: no\n");
+    assertThat(run.err()).startsWith("conflict: ns/col/rec: ").contains("neither keeps the lines of their common ancestor");
+    assertThat(body(store)).isEqualTo("l1\nl3\n");
+    assertThat(body("file:" + peerDir)).isEqualTo("l1\nl2\nl3\nl4\n");
   }
 
   @Test

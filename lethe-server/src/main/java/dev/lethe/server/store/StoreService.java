@@ -143,8 +143,29 @@ public final class StoreService {
   PutResult putRaw(Optional<Principal> auth, Record record, Optional<Revision> expected) {
     authorize(auth, StoreAction.PUT_RAW, record.key());
     requireBlobs(record);
-    Optional<String> author = StoreAuthorship.rawAuthor(auth, Optional.ofNullable(record.meta().author()));
-    return store.putRaw(record.withMeta(record.meta().withAuthor(author.orElse(null))), expected);
+    return store.putRaw(stampRaw(auth, record), expected);
+  }
+
+  /**
+   * A raw put's record with its author stamped as {@link StoreAuthorship#rawAuthor} says. A
+   * format-3 revision covers its author, so such a record is never re-stamped: one whose author the
+   * rule would change is refused (docs/design/0155-a-revision-covers-what-sync-compares.md).
+   *
+   * @throws ForbiddenException (403) for a format-3 record naming an author other than the caller's
+   */
+  private static Record stampRaw(Optional<Principal> auth, Record record) {
+    Optional<String> recorded = Optional.ofNullable(record.meta().author());
+    Optional<String> author = StoreAuthorship.rawAuthor(auth, recorded);
+    if (author.equals(recorded)) {
+      return record;
+    }
+    if (record.format() >= dev.lethe.store.core.FormatVersion.V3 && !record.isTombstone()) {
+      throw new ForbiddenException("Principal '%s' may raw put only records whose author is '%s': record %s names %s,"
+          + " and its revision covers its author (replicate other writers' records with a store admin token)",
+          auth.map(Principal::name).orElse(""), author.orElse(""), record.key(),
+          recorded.map(a -> "'" + a + "'").orElse("no author"));
+    }
+    return record.withMeta(record.meta().withAuthor(author.orElse(null)));
   }
 
   /**
@@ -162,8 +183,7 @@ public final class StoreService {
     for (RawPut item : items) {
       Record record = item.record();
       requireBlobs(record);
-      Optional<String> author = StoreAuthorship.rawAuthor(auth, Optional.ofNullable(record.meta().author()));
-      stamped.add(new RawPut(record.withMeta(record.meta().withAuthor(author.orElse(null))), item.expected()));
+      stamped.add(new RawPut(stampRaw(auth, record), item.expected()));
     }
     return store.putRawBatch(stamped);
   }

@@ -129,6 +129,15 @@ class StoreAuthMatrixTest {
         StandardCharsets.UTF_8);
   }
 
+  /** {@link #rawRecord} as a format-2 build wrote it: its revision does not cover its author. */
+  static String rawRecordV2(RecordKey key, String author) {
+    Body body = Body.Inline.text("replicated");
+    Record r = new Record(key, Kind.DOCUMENT, new Revision(1,
+        dev.lethe.store.core.RevisionHash.of(dev.lethe.store.core.FormatVersion.V2, Kind.DOCUMENT, body)), null, List.of(),
+        body, Meta.byAuthor(author).withTimes(1L, 1L), null, null, List.of(), dev.lethe.store.core.FormatVersion.V2);
+    return new String(JSON.encode(r), StandardCharsets.UTF_8);
+  }
+
   /** One route: a name, the request it sends for a caller, and the status each caller gets. */
   record Route(String name, Function<Caller, HttpResponse<String>> call, int reader, int other, int writer, int admin) {
     int expected(Caller c) {
@@ -172,9 +181,9 @@ class StoreAuthMatrixTest {
         new Route("GET raw list namespace", call(c -> send(c, "GET", "/store/v1/raw/records/team", null)), 200, 403, 200, 200),
         new Route("GET raw list whole store", call(c -> send(c, "GET", "/store/v1/raw/records", null)), 403, 403, 403, 200),
         new Route("PUT raw record", call(c -> send(c, "PUT", "/store/v1/raw/records/team/c/raw-" + c.id(),
-            rawRecord(new RecordKey("team", "c", "raw-" + c.id()), "mallory"))), 403, 403, 201, 201),
+            rawRecordV2(new RecordKey("team", "c", "raw-" + c.id()), "mallory"))), 403, 403, 201, 201),
         new Route("POST raw batch", call(c -> send(c, "POST", "/store/v1/raw/batch/team",
-            "[{\"record\":" + rawRecord(new RecordKey("team", "c", "batch-" + c.id()), "mallory") + "}]")),
+            "[{\"record\":" + rawRecordV2(new RecordKey("team", "c", "batch-" + c.id()), "mallory") + "}]")),
             403, 403, 200, 200),
         new Route("POST purge", call(c -> send(c, "POST", "/store/v1/raw/purge/team/c/purge-" + c.id(), null,
             "If-Match", rev(toPurge.get(c).revision()))), 403, 403, 403, 204),
@@ -237,19 +246,36 @@ class StoreAuthMatrixTest {
     assertThat(delete.statusCode()).as(delete.body()).isEqualTo(200);
     assertThat(store.getRaw(victim.key()).orElseThrow().meta().author()).isEqualTo("writer");
 
+    // A format-3 revision covers its author: a record naming someone else is refused, not re-stamped.
     RecordKey raw = new RecordKey("team", "c", "forged-raw");
     HttpResponse<String> putRaw = send(Caller.WRITER, "PUT", "/store/v1/raw/records/team/c/forged-raw", rawRecord(raw, "alice"));
-    assertThat(putRaw.statusCode()).as(putRaw.body()).isEqualTo(201);
-    Record stored = store.getRaw(raw).orElseThrow();
+    assertThat(putRaw.statusCode()).as(putRaw.body()).isEqualTo(403);
+    assertThat(putRaw.body()).contains("may raw put only records whose author is 'writer'").contains("names 'alice'");
+    assertThat(store.getRaw(raw)).isEmpty();
+    RecordKey own = new RecordKey("team", "c", "own-raw");
+    assertThat(send(Caller.WRITER, "PUT", "/store/v1/raw/records/team/c/own-raw", rawRecord(own, "writer")).statusCode())
+        .isEqualTo(201);
+    assertThat(store.getRaw(own).orElseThrow().meta().author()).isEqualTo("writer");
+    // a format-2 record (whose revision does not cover its author) is stamped as before
+    RecordKey old = new RecordKey("team", "c", "forged-raw-v2");
+    HttpResponse<String> putOld = send(Caller.WRITER, "PUT", "/store/v1/raw/records/team/c/forged-raw-v2",
+        rawRecordV2(old, "alice"));
+    assertThat(putOld.statusCode()).as(putOld.body()).isEqualTo(201);
+    Record stored = store.getRaw(old).orElseThrow();
     assertThat(stored.meta().author()).isEqualTo("writer");
     assertThat(stored.revision().counter()).as("a raw put is otherwise verbatim").isEqualTo(1);
 
     RecordKey batched = new RecordKey("team", "c", "forged-batch");
     HttpResponse<String> batch = send(Caller.WRITER, "POST", "/store/v1/raw/batch/team",
-        "[{\"record\":" + rawRecord(batched, "alice") + "}]");
+        "[{\"record\":" + rawRecordV2(batched, "alice") + "}]");
     assertThat(batch.statusCode()).as(batch.body()).isEqualTo(200);
     assertThat(batch.body()).contains("\"status\":201");
     assertThat(store.getRaw(batched).orElseThrow().meta().author()).as("each batch item is stamped").isEqualTo("writer");
+    RecordKey batched3 = new RecordKey("team", "c", "forged-batch3");
+    HttpResponse<String> batch3 = send(Caller.WRITER, "POST", "/store/v1/raw/batch/team",
+        "[{\"record\":" + rawRecord(batched3, "alice") + "}]");
+    assertThat(batch3.statusCode()).as(batch3.body()).isEqualTo(403);
+    assertThat(store.getRaw(batched3)).isEmpty();
 
     // a put with no claim is the writer's too
     HttpResponse<String> unclaimed = send(Caller.WRITER, "PUT", "/store/v1/records/team/c/unclaimed", "{\"body\":{\"text\":\"v\"}}");

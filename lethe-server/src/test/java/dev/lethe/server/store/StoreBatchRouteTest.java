@@ -85,10 +85,10 @@ class StoreBatchRouteTest {
   /** A record as another store wrote it, kept verbatim by a raw put. */
   private static Record foreign(RecordKey k, long counter, String text, Optional<Revision> parent) {
     Body body = Body.Inline.text(text);
-    return new Record(k, Kind.DOCUMENT, dev.lethe.store.core.RevisionHash.revision(counter, Kind.DOCUMENT, body),
-        parent.orElse(null),
-        parent.map(List::of).orElse(List.of()), body, new Meta("bob", "peer", 1000L, 2000L, Map.of()), null, null,
-        List.of());
+    Meta meta = new Meta("bob", "peer", 1000L, 2000L, Map.of());
+    return new Record(k, Kind.DOCUMENT,
+        dev.lethe.store.core.RevisionHash.revision(counter, Kind.DOCUMENT, body, meta, List.of()),
+        parent.orElse(null), parent.map(List::of).orElse(List.of()), body, meta, null, null, List.of());
   }
 
   private static String revision(Revision r) {

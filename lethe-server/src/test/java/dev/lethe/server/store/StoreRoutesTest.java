@@ -200,7 +200,7 @@ class StoreRoutesTest {
   void infoNamesTheFormatTheCapAndTheLargestPage() throws Exception {
     HttpResponse<byte[]> r = send("GET", "/store/v1", null);
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(text(r)).isEqualTo("{\"formatVersion\":2,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
+    assertThat(text(r)).isEqualTo("{\"formatVersion\":3,\"ancestorCap\":32,\"maxPageSize\":1000,\"maxBatchItems\":1000}");
   }
 
   @Test
@@ -211,7 +211,8 @@ class StoreRoutesTest {
     Record r = record(created);
     assertThat(r.key()).isEqualTo(new RecordKey(ns, "col", "a"));
     assertThat(r.revision().counter()).isEqualTo(1);
-    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1")));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1"),
+        new dev.lethe.store.core.Meta("alice", null, null, null, java.util.Map.of("l", "v")), java.util.List.of()));
     assertThat(r.meta().author()).isEqualTo("alice");
     assertThat(r.meta().labels()).containsEntry("l", "v");
     assertThat(r.meta().created()).isNotNull();
@@ -371,7 +372,7 @@ class StoreRoutesTest {
   @Test
   void aRawPutWritesTheRecordVerbatimAndFollowsTheFourRules() throws Exception {
     Record foreign = RECORD_JSON.parse(RECORD_JSON.format(put("src", "x")).replace(ns + "/col/src", ns + "/col/f"));
-    Record withTimes = foreign.withMeta(foreign.meta().withAuthor("bob").withTimes(1000L, 2000L));
+    Record withTimes = RevisionHash.restamp(foreign.withMeta(foreign.meta().withAuthor("bob").withTimes(1000L, 2000L)));
     String body = RECORD_JSON.format(withTimes);
     assertError(send("PUT", rawPath + "f", body, "If-Match", rev(withTimes)), 412, "/col/f");
     HttpResponse<byte[]> created = send("PUT", rawPath + "f", body);
@@ -501,7 +502,7 @@ class StoreRoutesTest {
     assertError(send("PUT", recPath + "a", draft("v"), "If-None-Match", "*", "If-Match",
         "{\"counter\":1,\"hash\":\"" + hash + "\"}"), 400, "together");
     assertError(send("PUT", rawPath + "a", "{\"format\":1}"), 400, "missing field 'key'");
-    assertError(send("PUT", rawPath + "a", "{\"format\":3}"), 400, "version 3");
+    assertError(send("PUT", rawPath + "a", "{\"format\":4}"), 400, "version 4");
     assertError(send("DELETE", recPath + "a", "{\"expected\":{\"counter\":1,\"hash\":\"" + hash + "\"},\"why\":1}"), 400,
         "unknown field 'why'");
     assertError(send("DELETE", recPath + "a", null, "If-None-Match", "*"), 400, "If-None-Match");

@@ -1,5 +1,6 @@
 package dev.lethe.store.core;
 
+import dev.lethe.store.core.lines.LineBase;
 import java.util.List;
 import java.util.Objects;
 
@@ -24,6 +25,9 @@ import java.util.Objects;
  * @param links keys this record refers to, never null
  * @param format the record format version ({@link FormatVersion}) whose rule its revision hash
  *     follows; {@link FormatVersion#CURRENT} for every record this build stamps
+ * @param bases for an append-only record of format 3, the line sets of some of its ancestors, the
+ *     base of a three-way merge (docs/design/0156-three-way-line-merge.md); never null, kept only
+ *     for revisions among {@code ancestors} (others are dropped), empty for formats 1 and 2
  */
 public record Record(
     RecordKey key,
@@ -36,9 +40,13 @@ public record Record(
     Long deletedAt,
     String deletedBlob,
     List<RecordKey> links,
-    int format) {
+    int format,
+    List<LineBase> bases) {
 
-  /** @throws IllegalArgumentException for an unsupported format version or an invalid deletedBlob */
+  /**
+   * @throws IllegalArgumentException for an unsupported format version, an invalid deletedBlob, or
+   *     bases on a record of format 1 or 2
+   */
   public Record {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(kind, "kind");
@@ -53,6 +61,24 @@ public record Record(
     if (!FormatVersion.isSupported(format)) {
       throw new IllegalArgumentException("Invalid record: format version " + format + " is not supported");
     }
+    bases = bases == null ? List.of() : List.copyOf(bases);
+    if (!bases.isEmpty()) {
+      if (format < FormatVersion.V3) {
+        throw new IllegalArgumentException(
+            "Invalid record: format version " + format + " keeps no bases (format 3 does)");
+      }
+      List<Revision> anc = ancestors;
+      if (!bases.stream().allMatch(b -> anc.contains(b.revision()))) {
+        bases = bases.stream().filter(b -> anc.contains(b.revision())).toList();
+      }
+    }
+  }
+
+  /** A record without bases. */
+  public Record(RecordKey key, Kind kind, Revision revision, Revision parent, List<Revision> ancestors,
+      Body body, Meta meta, Long deletedAt, String deletedBlob, List<RecordKey> links, int format) {
+    this(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob, links, format,
+        List.of());
   }
 
   /** A record of the {@link FormatVersion#CURRENT current} format version. */
@@ -67,8 +93,8 @@ public record Record(
    * and body; the store stamps the real revision.
    */
   public static Record draft(RecordKey key, Kind kind, Body body, Meta meta) {
-    return new Record(key, kind, RevisionHash.revision(0, kind, body), null, List.of(), body, meta,
-        null, null, List.of());
+    return new Record(key, kind, RevisionHash.revision(0, kind, body, meta, List.of()), null,
+        List.of(), body, meta, null, null, List.of());
   }
 
   /** Returns whether this record is a tombstone. */
@@ -79,25 +105,31 @@ public record Record(
   /** Returns a copy with other revision, parent and ancestors. */
   public Record withLineage(Revision newRevision, Revision newParent, List<Revision> newAncestors) {
     return new Record(key, kind, newRevision, newParent, newAncestors, body, meta, deletedAt,
-        deletedBlob, links, format);
+        deletedBlob, links, format, bases);
   }
 
   /** Returns a copy with another ancestor list. */
   public Record withAncestors(List<Revision> newAncestors) {
     return new Record(key, kind, revision, parent, newAncestors, body, meta, deletedAt, deletedBlob,
-        links, format);
+        links, format, bases);
   }
 
   /** Returns a copy with other metadata. */
   public Record withMeta(Meta newMeta) {
     return new Record(key, kind, revision, parent, ancestors, body, newMeta, deletedAt, deletedBlob,
-        links, format);
+        links, format, bases);
   }
 
   /** Returns a copy with other deletion fields (both nullable). */
   public Record withDeletion(Long newDeletedAt, String newDeletedBlob) {
     return new Record(key, kind, revision, parent, ancestors, body, meta, newDeletedAt,
-        newDeletedBlob, links, format);
+        newDeletedBlob, links, format, bases);
+  }
+
+  /** Returns a copy with other bases (dropped where not among its ancestors). */
+  public Record withBases(List<LineBase> newBases) {
+    return new Record(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob,
+        links, format, newBases);
   }
 
   /** Returns the blob hashes this record keeps alive: its blob body and its pinned blob. */

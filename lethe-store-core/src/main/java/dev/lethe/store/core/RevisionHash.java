@@ -2,6 +2,7 @@ package dev.lethe.store.core;
 
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.tombstone.Tombstones;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -21,6 +22,12 @@ import java.util.function.Function;
  *       A kind is {@code [a-z0-9_-]}, so the input is unambiguous, and it never equals the tombstone
  *       domain string: no live record shares a revision with a tombstone, and records of two kinds
  *       never share one.
+ *   <li>Format 3, a live record: {@code SHA-256("lethe:record:v3\n" + kind + "\n" + length + "\n"
+ *       + contentHash + "\n" + metadata)}, where {@code metadata} is author, origin, labels (by
+ *       name) and links, each string length-prefixed (docs/design/0155-a-revision-covers-what-sync-compares.md,
+ *       docs/store-format.md "Revisions"). Times, ancestry and bases are not covered.
+ *   <li>Format 2 (read, never stamped): as format 3 without the metadata, so two records that differ
+ *       only in metadata share a revision; sync compares their metadata instead.
  *   <li>Format 1 (read, never stamped): a live record's hash is the SHA-256 of its content alone (a
  *       blob body: the blob's hash), so a live body that is exactly {@code lethe:tombstone:v1} has a
  *       tombstone's hash; sync treats such a pair as a conflict.
@@ -30,15 +37,18 @@ public final class RevisionHash {
 
   /** The domain prefix of every format-2 live record hash. */
   public static final String LIVE_DOMAIN_V2 = "lethe:record:v2\n";
+  /** The domain prefix of every format-3 live record hash. */
+  public static final String LIVE_DOMAIN_V3 = "lethe:record:v3\n";
 
   private RevisionHash() {}
 
   /**
-   * Returns the hash a record of {@code format}, {@code kind} and {@code body} must carry.
+   * Returns the hash a record of {@code format}, {@code kind}, {@code body}, {@code meta} and
+   * {@code links} must carry (formats 1 and 2 ignore meta and links).
    *
    * @throws IllegalArgumentException for an unsupported format version
    */
-  public static String of(int format, Kind kind, Body body) {
+  public static String of(int format, Kind kind, Body body, Meta meta, List<RecordKey> links) {
     if (kind.isTombstone()) {
       return Tombstones.HASH;
     }
@@ -46,13 +56,75 @@ public final class RevisionHash {
       case FormatVersion.V1 -> body.contentHash();
       case FormatVersion.V2 -> ContentHash.ofUtf8(LIVE_DOMAIN_V2 + kind.name() + "\n" + length(body) + "\n"
           + body.contentHash());
+      case FormatVersion.V3 -> ContentHash.ofUtf8(LIVE_DOMAIN_V3 + kind.name() + "\n" + length(body) + "\n"
+          + body.contentHash() + "\n" + covered(meta, links));
       default -> throw new IllegalArgumentException("Invalid format version " + format);
     };
   }
 
+  /** {@link #of(int, Kind, Body, Meta, List)} of a record with no author, origin, labels or links. */
+  public static String of(int format, Kind kind, Body body) {
+    return of(format, kind, body, Meta.EMPTY, List.of());
+  }
+
+  /** Returns the hash {@code r} must carry: {@link #of} of its own format, kind, body, meta and links. */
+  public static String of(Record r) {
+    return of(r.format(), r.kind(), r.body(), r.meta(), r.links());
+  }
+
   /** Returns the revision a writer of this build stamps: {@code counter} and the current format's hash. */
+  public static Revision revision(long counter, Kind kind, Body body, Meta meta, List<RecordKey> links) {
+    return new Revision(counter, of(FormatVersion.CURRENT, kind, body, meta, links));
+  }
+
+  /** {@link #revision(long, Kind, Body, Meta, List)} of a record with no author, origin, labels or links. */
   public static Revision revision(long counter, Kind kind, Body body) {
-    return new Revision(counter, of(FormatVersion.CURRENT, kind, body));
+    return revision(counter, kind, body, Meta.EMPTY, List.of());
+  }
+
+  /** Returns {@code r} re-stamped with the current format and the hash of its own content and metadata. */
+  public static Record restamp(Record r) {
+    Record current = r.format() == FormatVersion.CURRENT ? r
+        : new Record(r.key(), r.kind(), r.revision(), r.parent(), r.ancestors(), r.body(), r.meta(),
+            r.deletedAt(), r.deletedBlob(), r.links(), FormatVersion.CURRENT, r.bases());
+    return current.withLineage(new Revision(r.revision().counter(), of(current)), r.parent(), r.ancestors());
+  }
+
+  /**
+   * Returns the names of the metadata fields in which {@code a} and {@code b} differ among those a
+   * format-3 revision covers (author, origin, labels, links), in that order; empty when none.
+   */
+  public static List<String> metadataDifferences(Record a, Record b) {
+    List<String> out = new java.util.ArrayList<>(4);
+    if (!java.util.Objects.equals(a.meta().author(), b.meta().author())) {
+      out.add("author");
+    }
+    if (!java.util.Objects.equals(a.meta().origin(), b.meta().origin())) {
+      out.add("origin");
+    }
+    if (!a.meta().labels().equals(b.meta().labels())) {
+      out.add("labels");
+    }
+    if (!a.links().equals(b.links())) {
+      out.add("links");
+    }
+    return out;
+  }
+
+  private static String covered(Meta meta, List<RecordKey> links) {
+    StringBuilder b = new StringBuilder();
+    b.append("author ").append(field(meta.author())).append('\n');
+    b.append("origin ").append(field(meta.origin())).append('\n');
+    b.append("labels ").append(meta.labels().size()).append('\n');
+    meta.labels().forEach((k, v) -> b.append(field(k)).append(' ').append(field(v)).append('\n'));
+    b.append("links ").append(links.size()).append('\n');
+    links.forEach(l -> b.append(field(l.toString())).append('\n'));
+    return b.toString();
+  }
+
+  // Length-prefixed (UTF-8 bytes), so no value can be read as another field; null is "-".
+  private static String field(String s) {
+    return s == null ? "-" : s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + ":" + s;
   }
 
   /**
@@ -64,10 +136,11 @@ public final class RevisionHash {
     if (r.isTombstone() && !r.body().equals(Body.EMPTY)) {
       return Optional.of("a tombstone must have an empty body (the record was edited or damaged)");
     }
-    String want = of(r.format(), r.kind(), r.body());
+    String want = of(r);
     if (!want.equals(r.revision().hash())) {
       return Optional.of("revision hash " + r.revision().hash() + " does not match its "
-          + (r.isTombstone() ? "tombstone hash " : "kind and body (format " + r.format() + " hash ")
+          + (r.isTombstone() ? "tombstone hash " : (r.format() >= FormatVersion.V3 ? "kind, body and metadata"
+              : "kind and body") + " (format " + r.format() + " hash ")
           + want + (r.isTombstone() ? "" : ")") + "; the record was edited or damaged");
     }
     return Optional.empty();

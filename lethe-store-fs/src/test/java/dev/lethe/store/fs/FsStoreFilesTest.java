@@ -50,7 +50,7 @@ class FsStoreFilesTest {
     Path file = root.resolve("ns/col/rec.json");
     assertThat(file).exists();
     String text = Files.readString(file);
-    assertThat(text).contains("\"format\" : 2").contains("\"key\" : \"ns/col/rec\"").contains("\"text\" : \"hello\"");
+    assertThat(text).contains("\"format\" : 3").contains("\"key\" : \"ns/col/rec\"").contains("\"text\" : \"hello\"");
     assertThat(store.pathOf(key)).isEqualTo(file);
   }
 
@@ -164,7 +164,7 @@ class FsStoreFilesTest {
   void aFileWithAnUnknownFormatVersionIsRejectedNotGuessed() throws Exception {
     put(key, "hello");
     Path file = root.resolve("ns/col/rec.json");
-    Files.writeString(file, Files.readString(file).replace("\"format\" : 2", "\"format\" : 99"));
+    Files.writeString(file, Files.readString(file).replace("\"format\" : 3", "\"format\" : 99"));
     assertThatThrownBy(() -> store.getRaw(key)).isInstanceOf(CorruptRecordException.class)
         .hasCauseInstanceOf(UnsupportedFormatException.class).hasMessageContaining("format version 99");
   }
@@ -189,7 +189,7 @@ class FsStoreFilesTest {
   }
 
   @Test
-  void aRecordOfFormatOneIsReadVerifiedByTheOldRuleAndItsNextEditIsFormatTwo() throws Exception {
+  void aRecordOfFormatOneIsReadVerifiedByTheOldRuleAndItsNextEditIsTheCurrentFormat() throws Exception {
     Path file = root.resolve("ns/col/rec.json");
     Files.createDirectories(file.getParent());
     Files.writeString(file, V1_RECORD);
@@ -198,10 +198,10 @@ class FsStoreFilesTest {
     assertThat(old.revision()).isEqualTo(new Revision(1, ContentHash.ofUtf8("buy milk\n")));
     Record next = ((Committed) store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("buy oat milk\n"), Meta.EMPTY),
         Optional.of(old.revision()))).record();
-    assertThat(next.format()).isEqualTo(2);
+    assertThat(next.format()).isEqualTo(3);
     assertThat(next.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("buy oat milk\n")));
     assertThat(next.ancestors()).containsExactly(old.revision());
-    assertThat(Files.readString(file)).contains("\"format\" : 2");
+    assertThat(Files.readString(file)).contains("\"format\" : 3");
     // the old rule still catches an edit of an old record
     Files.writeString(file, V1_RECORD.replace("buy milk", "buy gin"));
     assertThatThrownBy(() -> store.get(key)).isInstanceOf(CorruptRecordException.class).hasMessageContaining(file.toString());

@@ -48,8 +48,8 @@ class RemoteRecordCheckTest {
 
   private static String record(RecordKey k, String text) {
     Body body = Body.Inline.text(text);
-    return JSON.format(new Record(k, Kind.DOCUMENT, RevisionHash.revision(1, Kind.DOCUMENT, body), null, List.of(),
-        body, Meta.byAuthor("alice"), null, null, List.of()));
+    return JSON.format(new Record(k, Kind.DOCUMENT, RevisionHash.revision(1, Kind.DOCUMENT, body, Meta.byAuthor("alice"), List.of()),
+        null, List.of(), body, Meta.byAuthor("alice"), null, null, List.of()));
   }
 
   @BeforeEach

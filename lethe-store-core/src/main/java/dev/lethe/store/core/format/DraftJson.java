@@ -24,7 +24,7 @@ import java.util.Set;
  * docs/store-format.md JSON. The key comes from the request path; {@code kind} (default {@code
  * document}), {@code body}, {@code meta.author}, {@code meta.origin}, {@code meta.labels} and
  * {@code links} are kept; the fields the store stamps ({@code revision}, {@code parent}, {@code
- * ancestors}, {@code meta.created}, {@code meta.updated}, {@code deletedAt}, {@code deletedBlob})
+ * ancestors}, {@code bases}, {@code meta.created}, {@code meta.updated}, {@code deletedAt}, {@code deletedBlob})
  * may be present, as in a record read back from the store, and are ignored. An optional {@code
  * expected} revision rides along. Everything else is rejected: an unknown field, a repeated
  * field, text after the object, a {@code key} other than the path's, a {@code format} this build
@@ -43,7 +43,7 @@ public final class DraftJson {
   public record Parsed(Record draft, Optional<Revision> expected) {}
 
   private static final Set<String> FIELDS = Set.of("format", "key", "kind", "revision", "parent",
-      "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links", "expected");
+      "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links", "bases", "expected");
   private static final Set<String> META_FIELDS =
       Set.of("author", "origin", "created", "updated", "labels");
 
@@ -68,7 +68,7 @@ public final class DraftJson {
     JsonNode format = n.get("format");
     if (format != null && !(format.isIntegralNumber() && FormatVersion.isSupported(format.asLong()))) {
       throw new RecordFormatException("Invalid record draft: 'format' must be " + FormatVersion.V1
-          + " or " + FormatVersion.V2);
+          + ", " + FormatVersion.V2 + " or " + FormatVersion.V3);
     }
     JsonNode k = n.get("key");
     if (k != null && !(k.isTextual() && k.textValue().equals(key.toString()))) {

@@ -17,6 +17,8 @@ import dev.lethe.store.core.Meta;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.lines.LineBase;
+import dev.lethe.store.core.lines.Lines;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -30,8 +32,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The stable, human-readable JSON form of a {@link Record} (docs/store-format.md). Versions 1 and 2
- * are read; a record is written with its own {@link Record#format} (a copied version-1 record
+ * The stable, human-readable JSON form of a {@link Record} (docs/store-format.md). Versions 1, 2
+ * and 3 are read (only version 3 has the field {@code bases}); a record is written with its own {@link Record#format} (a copied version-1 record
  * stays version 1, because its revision hash follows the version-1 rule), and this build stamps
  * {@value #FORMAT_VERSION} on what it writes itself. Every field is always written, in a fixed
  * order; a document with another format version is rejected with {@link
@@ -47,6 +49,11 @@ public final class RecordJson {
 
   private static final Set<String> FIELDS = Set.of("format", "key", "kind", "revision", "parent",
       "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links");
+
+  private static final Set<String> FIELDS_V3 = Set.of("format", "key", "kind", "revision", "parent",
+      "ancestors", "body", "meta", "deletedAt", "deletedBlob", "links", "bases");
+
+  private static final Set<String> BASE_FIELDS = Set.of("revision", "without", "with", "labels", "links");
 
   private static final Set<String> META_FIELDS =
       Set.of("author", "origin", "created", "updated", "labels");
@@ -146,7 +153,89 @@ public final class RecordJson {
     n.put("deletedBlob", r.deletedBlob());
     ArrayNode links = n.putArray("links");
     r.links().forEach(l -> links.add(l.toString()));
+    if (r.format() >= FormatVersion.V3) {
+      ArrayNode bases = n.putArray("bases");
+      for (LineBase b : r.bases()) {
+        ObjectNode bn = bases.addObject();
+        bn.set("revision", RevisionJson.toNode(b.revision()));
+        ArrayNode without = bn.putArray("without");
+        ranges(b.without()).forEach(rg -> without.addArray().add(rg[0]).add(rg[1]));
+        ArrayNode with = bn.putArray("with");
+        b.with().forEach(with::add);
+        ObjectNode bl = bn.putObject("labels");
+        b.labels().forEach(bl::put);
+        ArrayNode blinks = bn.putArray("links");
+        b.links().forEach(l -> blinks.add(l.toString()));
+      }
+    }
     return n;
+  }
+
+  // Runs of consecutive indexes as [first, last] pairs: an append-only history is a few runs.
+  private static List<int[]> ranges(List<Integer> ascending) {
+    List<int[]> out = new ArrayList<>();
+    for (int i : ascending) {
+      if (!out.isEmpty() && out.get(out.size() - 1)[1] == i - 1) {
+        out.get(out.size() - 1)[1] = i;
+      } else {
+        out.add(new int[] {i, i});
+      }
+    }
+    return out;
+  }
+
+  private List<LineBase> bases(JsonNode n, List<Revision> ancestors, Body body) {
+    List<LineBase> out = new ArrayList<>();
+    int lines = body instanceof Body.Inline inline ? Lines.split(inline.bytes()).size() : 0;
+    for (JsonNode b : array(n, "bases")) {
+      if (!b.isObject()) {
+        throw new RecordFormatException("invalid record: 'bases' must be an array of objects");
+      }
+      for (Iterator<String> it = b.fieldNames(); it.hasNext(); ) {
+        String f = it.next();
+        if (!BASE_FIELDS.contains(f)) {
+          throw new RecordFormatException("invalid record: unknown field 'bases[]." + f + "'");
+        }
+      }
+      Revision rev = RevisionJson.fromNode(required(b, "revision"), "base revision");
+      if (!ancestors.contains(rev)) {
+        throw new RecordFormatException("invalid record: base " + rev + " is not among its ancestors");
+      }
+      List<Integer> without = new ArrayList<>();
+      for (JsonNode rg : array(b, "without")) {
+        if (!rg.isArray() || rg.size() != 2 || !rg.get(0).canConvertToInt() || !rg.get(1).canConvertToInt()
+            || !rg.get(0).isIntegralNumber() || !rg.get(1).isIntegralNumber()) {
+          throw new RecordFormatException("invalid record: 'bases[].without' must be [first, last] index pairs");
+        }
+        int first = rg.get(0).intValue();
+        int last = rg.get(1).intValue();
+        if (first < 0 || last < first || last >= lines
+            || (!without.isEmpty() && first <= without.get(without.size() - 1))) {
+          throw new RecordFormatException("invalid record: 'bases[].without' range [" + first + ", "
+              + last + "] is not ascending within the body's " + lines + " lines");
+        }
+        for (int i = first; i <= last; i++) {
+          without.add(i);
+        }
+      }
+      List<String> with = new ArrayList<>();
+      for (JsonNode w : array(b, "with")) {
+        if (!w.isTextual()) {
+          throw new RecordFormatException("invalid record: 'bases[].with' must be an array of lines (strings)");
+        }
+        with.add(w.textValue());
+      }
+      Map<String, String> labels = labels(required(b, "labels"), "bases[].labels");
+      List<RecordKey> links = new ArrayList<>();
+      for (JsonNode l : array(b, "links")) {
+        if (!l.isTextual()) {
+          throw new RecordFormatException("invalid record: 'bases[].links' must be an array of keys (strings)");
+        }
+        links.add(RecordKey.parse(l.textValue()));
+      }
+      out.add(new LineBase(rev, without, with, labels, links));
+    }
+    return out;
   }
 
   private Record fromNode(JsonNode n) {
@@ -159,12 +248,13 @@ public final class RecordJson {
     }
     if (!FormatVersion.isSupported(version.asLong())) {
       throw new UnsupportedFormatException("record format version " + version.asText()
-          + " is not supported (this build reads versions " + FormatVersion.V1 + " and "
-          + FormatVersion.V2 + ")");
+          + " is not supported (this build reads versions " + FormatVersion.V1 + ", "
+          + FormatVersion.V2 + " and " + FormatVersion.V3 + ")");
     }
+    boolean v3 = version.asLong() >= FormatVersion.V3;
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String f = it.next();
-      if (!FIELDS.contains(f)) {
+      if (!(v3 ? FIELDS_V3 : FIELDS).contains(f)) {
         throw new RecordFormatException("invalid record: unknown field '" + f + "'");
       }
     }
@@ -190,8 +280,9 @@ public final class RecordJson {
         }
         links.add(RecordKey.parse(l.textValue()));
       }
+      List<LineBase> bases = v3 ? bases(n, ancestors, body) : List.of();
       return new Record(key, kind, revision, parent, ancestors, body, meta, deletedAt, deletedBlob,
-          links, version.intValue());
+          links, version.intValue(), bases);
     } catch (RecordFormatException e) {
       throw e;
     } catch (IllegalArgumentException e) {
@@ -224,11 +315,16 @@ public final class RecordJson {
         throw new RecordFormatException("invalid record: unknown field 'meta." + f + "'");
       }
     }
+    Map<String, String> labels = labels(m.get("labels"), "meta.labels");
+    return new Meta(optionalText(m, "author", "meta.author"), optionalText(m, "origin", "meta.origin"),
+        optionalLong(m, "created"), optionalLong(m, "updated"), labels);
+  }
+
+  private static Map<String, String> labels(JsonNode l, String name) {
     Map<String, String> labels = new LinkedHashMap<>();
-    JsonNode l = m.get("labels");
     if (l != null && !l.isNull()) {
       if (!l.isObject()) {
-        throw new RecordFormatException("invalid record: 'meta.labels' must be an object");
+        throw new RecordFormatException("invalid record: '" + name + "' must be an object");
       }
       for (Iterator<Map.Entry<String, JsonNode>> it = l.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
@@ -238,8 +334,7 @@ public final class RecordJson {
         labels.put(e.getKey(), e.getValue().textValue());
       }
     }
-    return new Meta(optionalText(m, "author", "meta.author"), optionalText(m, "origin", "meta.origin"),
-        optionalLong(m, "created"), optionalLong(m, "updated"), labels);
+    return labels;
   }
 
   private static JsonNode required(JsonNode n, String field) {

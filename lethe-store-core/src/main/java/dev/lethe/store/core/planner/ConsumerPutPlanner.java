@@ -2,12 +2,15 @@ package dev.lethe.store.core.planner;
 
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Conflict;
+import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.NotFound;
 import dev.lethe.store.core.PutResult;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.ancestry.Ancestry;
+import dev.lethe.store.core.lines.LineBase;
+import dev.lethe.store.core.lines.Lines;
 import java.util.List;
 import java.util.Optional;
 
@@ -69,11 +72,15 @@ public final class ConsumerPutPlanner {
 
   private static Plan<PutResult> write(Record draft, Record base, long created, long updated, int cap) {
     long counter = base == null ? 1 : base.revision().counter() + 1;
-    Revision rev = RevisionHash.revision(counter, draft.kind(), draft.body());
+    Revision rev = RevisionHash.revision(counter, draft.kind(), draft.body(), draft.meta(), draft.links());
+    List<Revision> ancestors = base == null ? List.of() : Ancestry.after(base, rev, cap);
+    // The line sets a later three-way merge needs (docs/design/0156-three-way-line-merge.md).
+    List<LineBase> bases = Lines.after(draft.kind(), draft.body(), ancestors,
+        base == null ? List.of() : List.of(base));
     Record stamped = new Record(draft.key(), draft.kind(), rev,
-        base == null ? null : base.revision(),
-        base == null ? List.of() : Ancestry.after(base, rev, cap),
-        draft.body(), draft.meta().withTimes(created, updated), null, null, draft.links());
+        base == null ? null : base.revision(), ancestors,
+        draft.body(), draft.meta().withTimes(created, updated), null, null, draft.links(),
+        FormatVersion.CURRENT, bases);
     return new Plan.Write<>(stamped, new Committed(stamped));
   }
 }

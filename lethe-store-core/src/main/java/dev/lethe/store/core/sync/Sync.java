@@ -425,12 +425,20 @@ public final class Sync {
 
   /**
    * What holding {@code record} costs, in bytes, without encoding it: its inline body (at most
-   * twice over as JSON text) and a kilobyte for its key, meta, links and ancestors. Only decides
-   * when a batch is written, never what is written.
+   * twice over as JSON text), a kilobyte for its key, meta, links and ancestors, and its bases
+   * (docs/design/0156-three-way-line-merge.md). Only decides when a batch is written, never what
+   * is written.
    */
   static long heldSize(Record record) {
     long body = record.body() instanceof Body.Inline inline ? 2L * inline.length() : 0;
-    return body + 1024 + 100L * record.ancestors().size();
+    long bases = 0;
+    for (dev.lethe.store.core.lines.LineBase b : record.bases()) {
+      bases += 256 + 16L * b.without().size();
+      for (String line : b.with()) {
+        bases += 2L * line.length() + 8;
+      }
+    }
+    return body + 1024 + 100L * record.ancestors().size() + bases;
   }
 
   /** Copies {@code record}'s blobs from {@code from} to {@code to}, then puts it raw on {@code to}. */

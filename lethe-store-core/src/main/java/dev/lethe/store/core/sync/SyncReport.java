@@ -8,7 +8,7 @@ import java.util.List;
  * @param copied keys held by one side only and copied to the other
  * @param fastForwarded keys where the side that was behind (or held the lower of two tombstones)
  *     was overwritten
- * @param merged keys merged by line union and written to both sides
+ * @param merged keys merged three-way (append-only kinds) and written to both sides
  * @param conflicts keys left diverged, neither side written
  * @param corrupt keys where a side holds a corrupt record, neither side written, in key order
  * @param converged whether both sides now hold the same revision for every key under the prefix

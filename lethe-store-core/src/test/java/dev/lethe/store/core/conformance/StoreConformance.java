@@ -36,6 +36,7 @@ import dev.lethe.store.core.reset.ResetReport;
 import dev.lethe.store.core.sync.Sync;
 import dev.lethe.store.core.sync.SyncOptions;
 import dev.lethe.store.core.sync.SyncCorrupt;
+import dev.lethe.store.core.sync.SyncConflict;
 import dev.lethe.store.core.sync.SyncReport;
 import dev.lethe.store.core.testing.InterleavingStore;
 import dev.lethe.store.core.testing.MutableClock;
@@ -150,10 +151,11 @@ public abstract class StoreConformance {
   /** A record as another store would have written it: an arbitrary lineage, kept verbatim. */
   private static Record foreign(RecordKey k, long counter, String text, List<Revision> ancestors) {
     Body body = Body.Inline.text(text);
-    Revision rev = RevisionHash.revision(counter, Kind.DOCUMENT, body);
+    Meta meta = new Meta("bob", "peer", 1000L, 2000L, java.util.Map.of("l", "v"));
+    List<RecordKey> links = List.of(new RecordKey("ns", "col", "other"));
+    Revision rev = RevisionHash.revision(counter, Kind.DOCUMENT, body, meta, links);
     return new Record(k, Kind.DOCUMENT, rev, ancestors.isEmpty() ? null : ancestors.get(0),
-        ancestors, body, new Meta("bob", "peer", 1000L, 2000L, java.util.Map.of("l", "v")),
-        null, null, List.of(new RecordKey("ns", "col", "other")));
+        ancestors, body, meta, null, null, links);
   }
 
   private static Revision rev(long counter, String seed) {
@@ -165,7 +167,7 @@ public abstract class StoreConformance {
   @Test
   void firstPutCommitsCounterOneWithStoreStampedTimes() {
     Record r = create(store, key, "v1");
-    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1")));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, Body.Inline.text("v1"), Meta.byAuthor("alice"), List.of()));
     assertThat(r.parent()).isNull();
     assertThat(r.ancestors()).isEmpty();
     assertThat(r.meta().created()).isEqualTo(clock.millis());
@@ -293,7 +295,7 @@ public abstract class StoreConformance {
     Record r = create(store, key, "v1");
     clock.advance(Duration.ofSeconds(30));
     Record r2 = edit(store, r, "v2");
-    assertThat(r2.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("v2")));
+    assertThat(r2.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("v2"), Meta.byAuthor("alice"), List.of()));
     assertThat(r2.parent()).isEqualTo(r.revision());
     assertThat(r2.ancestors()).containsExactly(r.revision());
     assertThat(r2.meta().created()).isEqualTo(r.meta().created());
@@ -313,7 +315,7 @@ public abstract class StoreConformance {
     BlobRef blob = store.blobs().put("big content".getBytes(StandardCharsets.UTF_8));
     Record r = committed(store.put(
         Record.draft(key, Kind.DOCUMENT, blob.body(), Meta.byAuthor("alice")), Optional.empty()));
-    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, blob.body()));
+    assertThat(r.revision()).isEqualTo(RevisionHash.revision(1, Kind.DOCUMENT, blob.body(), Meta.byAuthor("alice"), List.of()));
     Record t = tombstoneOf(store, r);
     assertThat(t.deletedBlob()).isEqualTo(blob.hash());
     assertThat(t.body()).isEqualTo(Body.EMPTY);
@@ -637,6 +639,90 @@ public abstract class StoreConformance {
     assertThat(text.lines()).containsExactlyInAnyOrder("one", "two", "three");
     assertThat(text).startsWith("one\n");
     assertThat(sync(a, b).converged()).isTrue();
+  }
+
+  @Test
+  void case49ALineOneSideRemovedStaysRemovedWhenTheOtherAppendsOnBothSides() throws Exception {
+    for (boolean forward : new boolean[] {true, false}) {
+      Store a = open(cap, clock);
+      Store b = open(cap, clock);
+      Record r = committed(a.put(draft(key, Kind.LINES, "l1\nl2\nl3\n", "alice"), Optional.empty()));
+      b.putRaw(r, Optional.empty());
+      edit(a, r, "l1\nl3\n");
+      edit(b, r, "l1\nl2\nl3\nl4\n");
+      assertThat(raw(a, key).bases()).as("the store keeps the base").hasSize(1);
+      SyncReport report = forward ? sync(a, b) : sync(b, a);
+      assertThat(report.merged()).isEqualTo(1);
+      assertThat(report.converged()).isTrue();
+      assertThat(((Body.Inline) raw(a, key).body()).text()).isEqualTo("l1\nl3\nl4\n");
+      assertThat(raw(b, key).revision()).isEqualTo(raw(a, key).revision());
+      assertThat(((Body.Inline) raw(b, key).body()).text()).isEqualTo("l1\nl3\nl4\n");
+      // the merged record keeps its bases too: the next divergence merges three-way again
+      Record m = raw(a, key);
+      edit(a, m, "l3\nl4\n");
+      edit(b, raw(b, key), "l1\nl3\nl4\nl5\n");
+      assertThat(sync(a, b).converged()).isTrue();
+      assertThat(((Body.Inline) raw(b, key).body()).text()).isEqualTo("l3\nl4\nl5\n");
+      assertThat(sync(a, b)).isEqualTo(new SyncReport(0, 0, 0, List.of(), List.of(), true));
+    }
+  }
+
+  @Test
+  void case50AppendOnlyRecordsWithoutTheirCommonAncestorsLinesAreAConflictNotAUnion() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Body base = Body.Inline.text("l1\nl2\nl3\n");
+    Record r = new Record(key, Kind.LINES, new Revision(1, RevisionHash.of(FormatVersion.V2, Kind.LINES, base)), null,
+        List.of(), base, Meta.EMPTY, null, null, List.of(), FormatVersion.V2);
+    a.putRaw(r, Optional.empty());
+    b.putRaw(r, Optional.empty());
+    Record ea = v2Edit(a, r, "l1\nl3\n");
+    Record eb = v2Edit(b, r, "l1\nl2\nl3\nl4\n");
+    SyncReport report = sync(a, b);
+    assertThat(report.conflicts()).singleElement().satisfies(c -> assertThat(c.reason())
+        .contains("neither keeps the lines of their common ancestor"));
+    assertThat(report.converged()).isFalse();
+    assertThat(raw(a, key)).isEqualTo(ea);
+    assertThat(raw(b, key)).isEqualTo(eb);
+  }
+
+  /** The next version of {@code base} as a format-2 build wrote it (no bases), raw put into {@code s}. */
+  private Record v2Edit(Store s, Record base, String text) {
+    Body body = Body.Inline.text(text);
+    Record r = new Record(key, base.kind(), new Revision(base.revision().counter() + 1,
+        RevisionHash.of(FormatVersion.V2, base.kind(), body)), base.revision(), List.of(base.revision()), body,
+        Meta.EMPTY, null, null, List.of(), FormatVersion.V2);
+    assertThat(s.putRaw(r, Optional.of(base.revision()))).isInstanceOf(Committed.class);
+    return raw(s, key);
+  }
+
+  @Test
+  void case51RecordsDifferingOnlyInLabelsOrAuthorNeverSyncAsConverged() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    b.putRaw(r, Optional.empty());
+    Record ea = committed(a.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v2"),
+        new Meta("alice", null, null, null, Map.of("l", "1"))), Optional.of(r.revision())));
+    Record eb = committed(b.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v2"),
+        new Meta("alice", null, null, null, Map.of("l", "2"))), Optional.of(r.revision())));
+    assertThat(ea.revision()).isNotEqualTo(eb.revision());
+    SyncReport report = sync(a, b);
+    assertThat(report.conflicts()).hasSize(1);
+    assertThat(report.converged()).isFalse();
+    // format-2 records at one revision whose labels differ: compared, reported, neither written
+    RecordKey old = new RecordKey("ns", "col", "old");
+    Body body = Body.Inline.text("same");
+    Revision shared = new Revision(1, RevisionHash.of(FormatVersion.V2, Kind.DOCUMENT, body));
+    Record oa = new Record(old, Kind.DOCUMENT, shared, null, List.of(), body,
+        new Meta("bob", null, 1L, 1L, Map.of("l", "1")), null, null, List.of(), FormatVersion.V2);
+    a.putRaw(oa, Optional.empty());
+    b.putRaw(oa.withMeta(new Meta("carol", null, 1L, 1L, Map.of("l", "1"))), Optional.empty());
+    SyncReport second = sync(a, b);
+    assertThat(second.conflicts()).extracting(SyncConflict::key).contains(old);
+    assertThat(second.conflicts()).filteredOn(c -> c.key().equals(old)).singleElement()
+        .satisfies(c -> assertThat(c.reason()).contains("author differ"));
+    assertThat(raw(b, old).meta().author()).isEqualTo("carol");
   }
 
   @Test
@@ -984,8 +1070,9 @@ public abstract class StoreConformance {
   /** A record at counter 1 whose body is {@code blob}, as a peer would have written it. */
   private static Record foreignBlobRecord(RecordKey k, BlobRef blob) {
     Body body = blob.body();
-    return new Record(k, Kind.DOCUMENT, RevisionHash.revision(1, Kind.DOCUMENT, body), null, List.of(), body,
-        new Meta("bob", "peer", 1000L, 2000L, Map.of()), null, null, List.of());
+    Meta meta = new Meta("bob", "peer", 1000L, 2000L, Map.of());
+    return new Record(k, Kind.DOCUMENT, RevisionHash.revision(1, Kind.DOCUMENT, body, meta, List.of()), null,
+        List.of(), body, meta, null, null, List.of());
   }
 
   @Test
@@ -1173,7 +1260,8 @@ public abstract class StoreConformance {
     }
     long counter = cur.map(c -> c.revision().counter() + 1).orElse(1L);
     List<Revision> ancestors = cur.map(c -> List.of(c.revision())).orElse(List.of());
-    Record r = new Record(k, Kind.DOCUMENT, RevisionHash.revision(counter, Kind.DOCUMENT, body),
+    Record r = new Record(k, Kind.DOCUMENT,
+        RevisionHash.revision(counter, Kind.DOCUMENT, body, Meta.byAuthor("bob"), List.of()),
         ancestors.isEmpty() ? null : ancestors.get(0), ancestors, body, Meta.byAuthor("bob"), null, null, List.of());
     Optional<Revision> expected = cur.map(Record::revision);
     return how == 1 ? s.putRaw(r, expected) : s.putRawBatch(List.of(new RawPut(r, expected))).get(0);
@@ -1394,7 +1482,7 @@ public abstract class StoreConformance {
     assertThat(raw(b, key).format()).isEqualTo(FormatVersion.V1);
     Record next = edit(b, raw(b, key), "new\n");
     assertThat(next.format()).isEqualTo(FormatVersion.CURRENT);
-    assertThat(next.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("new\n")));
+    assertThat(next.revision()).isEqualTo(RevisionHash.revision(2, Kind.DOCUMENT, Body.Inline.text("new\n"), Meta.byAuthor("alice"), List.of()));
     assertThat(sync(a, b).fastForwarded()).isEqualTo(1);
     assertThat(raw(a, key)).isEqualTo(next);
     // a format-1 record checked by the format-2 rule would be refused: the rule follows the version
@@ -1712,7 +1800,7 @@ public abstract class StoreConformance {
           ? store.blobs().put(("b" + round).getBytes(StandardCharsets.UTF_8)).hash() : null;
       Body body = tombstone ? Body.EMPTY : Body.Inline.text("v" + round);
       Kind kind = tombstone ? Kind.TOMBSTONE : Kind.DOCUMENT;
-      Revision self = tombstone ? new Revision(counter, Tombstones.HASH) : RevisionHash.revision(counter, kind, body);
+      Revision self = tombstone ? new Revision(counter, Tombstones.HASH) : RevisionHash.revision(counter, kind, body, Meta.byAuthor("bob"), List.of());
       if (random.nextInt(5) == 0) {
         ancestors.add(self);
       }

@@ -12,6 +12,8 @@ import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.FormatVersion;
 import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.RevisionHash;
+import dev.lethe.store.core.lines.LineBase;
+import dev.lethe.store.core.lines.Lines;
 import dev.lethe.store.core.tombstone.Tombstones;
 import java.util.List;
 import java.util.Map;
@@ -55,18 +57,94 @@ class RecordJsonTest {
     assertThat(RevisionHash.problem(read)).isEmpty();
   }
 
+  /** A format-2 document exactly as a build before format 3 wrote it. */
+  private static final String V2_DOC = """
+      {
+        "format" : 2,
+        "key" : "ns/col/id",
+        "kind" : "lines",
+        "revision" : {
+          "counter" : 2,
+          "hash" : "%s"
+        },
+        "parent" : {
+          "counter" : 1,
+          "hash" : "%s"
+        },
+        "ancestors" : [ {
+          "counter" : 1,
+          "hash" : "%s"
+        } ],
+        "body" : {
+          "text" : "l1\\nl3\\n"
+        },
+        "meta" : {
+          "author" : "alice",
+          "origin" : null,
+          "created" : 10,
+          "updated" : 20,
+          "labels" : {
+            "team" : "a"
+          }
+        },
+        "deletedAt" : null,
+        "deletedBlob" : null,
+        "links" : [ "ns/col/other" ]
+      }
+      """;
+
+  @Test
+  void aFormatTwoRecordIsReadByItsOwnRuleAndWrittenBackUnchanged() {
+    String v2hash = RevisionHash.of(FormatVersion.V2, Kind.LINES, Body.Inline.text("l1\nl3\n"));
+    String doc = V2_DOC.formatted(v2hash, r1.hash(), r1.hash());
+    Record read = json.parse(doc);
+    assertThat(read.format()).isEqualTo(FormatVersion.V2);
+    assertThat(read.bases()).isEmpty();
+    assertThat(read.meta().labels()).containsEntry("team", "a");
+    assertThat(RevisionHash.problem(read)).isEmpty();
+    assertThat(json.format(read)).isEqualTo(doc);
+    // the same document labelled format 3 does not prove its metadata, and has no 'bases'
+    assertThatThrownBy(() -> json.parse(doc.replace("\"format\" : 2", "\"format\" : 3")))
+        .hasMessageContaining("missing field 'bases'");
+    // and a format-2 document cannot carry bases
+    assertThatThrownBy(() -> json.parse(doc.replace("\"links\"", "\"bases\" : [ ],\n  \"links\"")))
+        .hasMessageContaining("unknown field 'bases'");
+  }
+
+  @Test
+  void aFormatThreeRecordKeepsItsBasesThroughJsonAndRefusesBadOnes() {
+    Body body = Body.Inline.text("l1\nl3\nl4\nl5\n");
+    LineBase base = new LineBase(r1, List.of(2, 3), List.of("l2"), Map.of("x", "1"), List.of(key));
+    Record r = new Record(key, Kind.LINES, RevisionHash.revision(2, Kind.LINES, body), r1, List.of(r1), body,
+        Meta.EMPTY, null, null, List.of(), FormatVersion.V3, List.of(base));
+    String text = json.format(r);
+    assertThat(text).contains("\"without\" : [ [ 2, 3 ] ]").contains("\"with\" : [ \"l2\" ]");
+    assertThat(json.parse(text)).isEqualTo(r);
+    assertThat(Lines.baseOf(json.parse(text), r1).orElseThrow().lines()).containsExactlyInAnyOrder("l1", "l2", "l3");
+    assertThatThrownBy(() -> json.parse(text.replace("[ 2, 3 ]", "[ 2, 4 ]")))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("within the body's 4 lines");
+    assertThatThrownBy(() -> json.parse(text.replace("[ 2, 3 ]", "[ 3, 2 ]")))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("not ascending");
+    Revision other = new Revision(1, ContentHash.ofUtf8("b"));
+    String foreign = text.replaceFirst("(\"bases\" : \\[ \\{\\s*\"revision\" : \\{\\s*\"counter\" : 1,\\s*\"hash\" : \")"
+        + r1.hash(), "$1" + other.hash());
+    assertThat(foreign).isNotEqualTo(text);
+    assertThatThrownBy(() -> json.parse(foreign))
+        .isInstanceOf(RecordFormatException.class).hasMessageContaining("is not among its ancestors");
+  }
+
   @Test
   void theJsonIsHumanReadableWithAFormatVersionAndFixedFieldOrder() {
     String text = json.format(full(Body.Inline.text("hello")));
-    assertThat(text).startsWith("{\n  \"format\" : 2,\n  \"key\" : \"ns/col/id\",\n  \"kind\" : \"log\"");
+    assertThat(text).startsWith("{\n  \"format\" : 3,\n  \"key\" : \"ns/col/id\",\n  \"kind\" : \"log\"");
     assertThat(text).contains("\"text\" : \"hello\"").contains("\"labels\" : {\n      \"a\" : \"1\"");
   }
 
   @Test
   void anUnknownFormatVersionIsALoudError() {
-    String text = json.format(full(Body.Inline.text("x"))).replace("\"format\" : 2", "\"format\" : 3");
+    String text = json.format(full(Body.Inline.text("x"))).replace("\"format\" : 3", "\"format\" : 4");
     assertThatThrownBy(() -> json.parse(text)).isInstanceOf(UnsupportedFormatException.class)
-        .hasMessageContaining("format version 3 is not supported");
+        .hasMessageContaining("format version 4 is not supported");
   }
 
   @Test
