@@ -33,6 +33,7 @@ import java.util.Optional;
  *   <tr><td>{@code POST /store/v1/raw/purge/{ns}/{col}/{id}}</td><td>204</td></tr>
  *   <tr><td>{@code POST /store/v1/raw/batch/{ns}}</td><td>200 {@code {results: [{status, record | message}]}}</td></tr>
  *   <tr><td>{@code PUT|GET|HEAD|DELETE /store/v1/blobs/{hash}}, {@code GET /store/v1/blobs}</td><td>200</td></tr>
+ *   <tr><td>{@code /store/v1/ledger…}</td><td>{@link LedgerRoutes}</td></tr>
  * </table>
  */
 public final class StoreRoutes {
@@ -79,6 +80,7 @@ public final class StoreRoutes {
     routes.get(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::getBlob));
     routes.head(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::hasBlob));
     routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::removeBlob));
+    new LedgerRoutes(service).register(routes, (path, h) -> ctx -> run(ctx, service, h::handle));
   }
 
   private static void run(Context ctx, StoreService service, Handler handler) {
