@@ -37,7 +37,9 @@ public final class Collect {
    * Collects under {@code prefix}.
    *
    * @param horizon minimum tombstone age, positive
-   * @param clock source of "now"
+   * @param clock unused: "now" is the store's own clock ({@link dev.lethe.store.core.ledger.Ledger#now}),
+   *     the clock its peers' sync times and its tombstones' dates were taken on
+   *     (docs/design/0153-collect-gating.md); kept so callers need not change
    * @param mode what to do with tombstones some known peer has not synced past
    * @param tolerance how far clocks may disagree before a tombstone's date is distrusted
    * @throws IllegalArgumentException if the horizon is not positive (nothing is purged)
@@ -48,7 +50,7 @@ public final class Collect {
     CollectPlanner.checkHorizon(horizon);
     List<Peer> peers = store.ledger().peers();
     List<Record> records = store.listRaw(prefix);
-    long now = clock.millis();
+    long now = store.ledger().now();
     int unstamped = 0;
     int tooYoung = 0;
     Map<String, Integer> heldBack = new TreeMap<>();
