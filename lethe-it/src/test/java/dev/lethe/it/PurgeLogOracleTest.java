@@ -108,19 +108,19 @@ class PurgeLogOracleTest {
     int collected = 0;
     for (int op = 0; op < OPS; op++) {
       String at = "seed " + seed + " op " + op;
-      if (random.nextInt(25) == 0) {
+      if (random.nextInt(12) == 0) {
         offline = offline >= 0 ? -1 : random.nextInt(stores.size());
       }
       int si = random.nextInt(stores.size());
       Store s = stores.get(si);
       RecordKey k = keys.get(random.nextInt(keys.size()));
-      switch (random.nextInt(10)) {
-        case 0, 1, 2 -> {
+      switch (random.nextInt(11)) {
+        case 0, 1 -> {
           Optional<Record> cur = s.getRaw(k);
           Optional<Revision> expected = cur.filter(r -> !r.isTombstone()).map(Record::revision);
           s.put(Record.draft(k, Kind.DOCUMENT, Body.Inline.text("op" + op), Meta.byAuthor("o")), expected);
         }
-        case 3, 4 -> {
+        case 2, 3, 4 -> {
           Optional<Record> cur = s.get(k);
           if (cur.isPresent()) {
             DeleteResult d = s.delete(k, Optional.of(cur.get().revision()));
@@ -143,12 +143,12 @@ class PurgeLogOracleTest {
             restoredTotal += Sync.run(s, stores.get(ti), KeyPrefix.all(), SyncOptions.DEFAULTS).restored();
           }
         }
-        case 8 -> {
-          Duration horizon = Duration.ofHours(1 + random.nextInt(72));
+        case 8, 9 -> {
+          Duration horizon = Duration.ofHours(1 + random.nextInt(24));
           collected += Collect.run(s, KeyPrefix.all(), horizon, clock, Progress.NONE,
-              random.nextBoolean() ? CollectGate.Mode.FORCE : CollectGate.Mode.SEEN_BY_ALL, CollectGate.DEFAULT_SKEW).purged();
+              random.nextInt(4) == 0 ? CollectGate.Mode.SEEN_BY_ALL : CollectGate.Mode.FORCE, CollectGate.DEFAULT_SKEW).purged();
         }
-        default -> clock.advance(Duration.ofMinutes(1 + random.nextInt(60 * 24)));
+        default -> clock.advance(Duration.ofMinutes(1 + random.nextInt(60 * 48)));
       }
       check(at, stores, names, keys, deleted, heldAtDelete);
     }
