@@ -65,6 +65,7 @@ class BrokenStoreSoakTest {
     }
 
     @Override public Optional<Record> get(RecordKey key) { return d.get(key); }
+    @Override public dev.lethe.store.core.ledger.Ledger ledger() { return d.ledger(); }
     @Override public List<Record> list(KeyPrefix prefix) { return d.list(prefix); }
     @Override public PutResult put(Record record, Optional<Revision> expected) { return d.put(record, expected); }
     @Override public DeleteResult deleteAs(RecordKey key, Optional<Revision> expected, Optional<String> author) {

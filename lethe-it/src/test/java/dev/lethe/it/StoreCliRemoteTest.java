@@ -222,7 +222,7 @@ class StoreCliRemoteTest {
         .contains("fast-forwarded: 1");
     assertThat(run(concat(new String[] {"store", "get", "--store", server}, theirs)).code()).isEqualTo(1);
     assertThat(run("store", "sync", "--store", server, "--peer", laptop, "--namespace", "sync").out())
-        .startsWith("copied: 0\nfast-forwarded: 0\nmerged: 0\nconflicts: 0\nconverged: yes");
+        .startsWith("copied: 0\nfast-forwarded: 0\nmerged: 0\nrestored tombstones: 0\nconflicts: 0\nconverged: yes");
     assertThat(run(concat(new String[] {"store", "get", "--store", laptop}, theirs)).code()).isEqualTo(1);
   }
 

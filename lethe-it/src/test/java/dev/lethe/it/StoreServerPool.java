@@ -112,7 +112,7 @@ final class StoreServerPool implements AutoCloseable {
   private void wipe(Server s) throws Exception {
     if (s.database().isPresent()) {
       try (Connection c = DriverManager.getConnection(s.database().get().jdbcUrl()); Statement st = c.createStatement()) {
-        st.execute("TRUNCATE lethe_store_record, lethe_store_blob");
+        st.execute("TRUNCATE lethe_store_record, lethe_store_blob, lethe_store_meta, lethe_store_peer, lethe_store_purge_log");
       }
       return;
     }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
     description = "Read and write a Lethe Store: records, deletes, reset, collect, sync, blob gc, git pull/push, S3 probe, HA soak.",
     subcommands = {GetCommand.class, ListCommand.class, PutCommand.class, DeleteCommand.class,
         ResetCommand.class, CollectCommand.class, SyncCommand.class, GcCommand.class, PullCommand.class,
-        PushCommand.class, QualifyS3Command.class, SoakCommand.class},
+        PushCommand.class, QualifyS3Command.class, PeersCommand.class, SoakCommand.class},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 public final class StoreCommand implements Callable<Integer> {
 
@@ -22,7 +22,7 @@ public final class StoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     spec.commandLine().getErr().println(
-        "lethe store: missing command (get, list, put, delete, reset, collect, sync, gc, pull, push, qualify-s3, soak); try 'lethe store --help'");
+        "lethe store: missing command (get, list, put, delete, reset, collect, sync, gc, pull, push, qualify-s3, peers, soak); try 'lethe store --help'");
     return ExitCode.USAGE;
   }
 }

@@ -21,7 +21,12 @@ import picocli.CommandLine.Option;
         "ids over 229 characters).",
         "A key where either side holds a corrupt record (its revision does not match",
         "its body) is never copied: one 'corrupt: ns/col/id: …' line on stderr names",
-        "it and where it is, the other keys are synced, and sync exits 1."},
+        "it and where it is, the other keys are synced, and sync exits 1.",
+        "A record one side offers for a key whose delete the other side collected",
+        "(its purge log names the deleted revision or a later one) is not copied:",
+        "the tombstone is written back on both sides ('restored tombstones: N');",
+        "an offline edit of the deleted revision is a conflict (exit 3).",
+        "Each side records the other as a peer ('lethe store peers')."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class SyncCommand extends StoreSubcommand {
 
@@ -48,6 +53,7 @@ final class SyncCommand extends StoreSubcommand {
     out.println("copied: " + report.copied());
     out.println("fast-forwarded: " + report.fastForwarded());
     out.println("merged: " + report.merged());
+    out.println("restored tombstones: " + report.restored());
     out.println("conflicts: " + report.conflicts().size());
     if (!report.corrupt().isEmpty()) {
       out.println("corrupt: " + report.corrupt().size());

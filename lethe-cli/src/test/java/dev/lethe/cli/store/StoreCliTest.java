@@ -430,7 +430,7 @@ class StoreCliTest {
     tombstone(new RecordKey("ns", "col", "future"), now + Duration.ofDays(5).toMillis());
     Run run = run(args("collect", "--older-than", "7d"));
     assertThat(run.code()).isZero();
-    assertThat(run.out()).isEqualTo("horizon: 7d (604800 s)\npurged: 1\nunstamped: 1\ntoo young: 2\nconflicts: 0\n");
+    assertThat(run.out()).isEqualTo("horizon: 7d (604800 s)\npurged: 1\nunstamped: 1\ntoo young: 1\nskewed: 1\npeers holding back: 0\nconflicts: 0\n");
     assertThat(fs.getRaw(new RecordKey("ns", "col", "old"))).isEmpty();
     assertThat(fs.getRaw(new RecordKey("ns", "col", "unstamped"))).isPresent();
   }
@@ -480,7 +480,7 @@ class StoreCliTest {
     fs.delete(key, Optional.empty());
     Run run = run(args("sync", "--peer", "file:" + peerDir));
     assertThat(run.code()).isZero();
-    assertThat(run.out()).isEqualTo("copied: 0\nfast-forwarded: 1\nmerged: 0\nconflicts: 0\nconverged: yes\n");
+    assertThat(run.out()).isEqualTo("copied: 0\nfast-forwarded: 1\nmerged: 0\nrestored tombstones: 0\nconflicts: 0\nconverged: yes\n");
     assertThat(peer.get(key)).isEmpty();
   }
 
@@ -609,7 +609,7 @@ class StoreCliTest {
     editBodyByHand(fs, key, "v1", "v2");
     Run run = run(args("sync", "--peer", "file:" + peerDir));
     assertThat(run.code()).isEqualTo(1);
-    assertThat(run.out()).isEqualTo("copied: 2\nfast-forwarded: 0\nmerged: 0\nconflicts: 0\ncorrupt: 1\nconverged: no\n");
+    assertThat(run.out()).isEqualTo("copied: 2\nfast-forwarded: 0\nmerged: 0\nrestored tombstones: 0\nconflicts: 0\ncorrupt: 1\nconverged: no\n");
     assertThat(run.errLines()).singleElement().asString().startsWith("corrupt: ns/col/rec: ")
         .contains(fs.pathOf(key).toString());
     assertThat(peer.getRaw(key)).isEmpty();
@@ -722,7 +722,7 @@ class StoreCliTest {
         summaries.set(summaries.size() - 1, summaries.get(summaries.size() - 1) + " " + line.trim());
       }
     }
-    assertThat(summaries).hasSize(12).allSatisfy(l -> assertThat(l).endsWith("."));
+    assertThat(summaries).hasSize(13).allSatisfy(l -> assertThat(l).endsWith("."));
   }
 
   @Test

@@ -188,6 +188,17 @@ public final class StoreService {
     return store.putRawBatch(stamped);
   }
 
+  /**
+   * The served store's ledger for {@code action} (docs/design/0150-store-identity-and-peers.md
+   * "Routes"): INFO for its id, clock and collect cutoff; LIST on the prefix for its purge log;
+   * BLOB_WRITE (a writer of some namespace, as a sync is) to record a peer; PURGE (admins) to list
+   * or forget peers, record a collect or trim the log.
+   */
+  dev.lethe.store.core.ledger.Ledger ledger(Optional<Principal> auth, StoreAction action, KeyPrefix prefix) {
+    authorize(auth, action, prefix);
+    return store.ledger();
+  }
+
   DeleteResult purge(Optional<Principal> auth, RecordKey key, Optional<Revision> expected) {
     authorize(auth, StoreAction.PURGE, key);
     return store.purge(key, expected);

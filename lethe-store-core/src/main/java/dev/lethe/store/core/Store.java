@@ -139,6 +139,13 @@ public interface Store {
    */
   DeleteResult purge(RecordKey key, Optional<Revision> expected);
 
+  /**
+   * Returns what this store remembers about itself: its id, its peers, its purge log
+   * (docs/design/0150-store-identity-and-peers.md). Kept in the store, never synced. Required of
+   * every substrate: a store without a purge log would let sync bring back what collect removed.
+   */
+  dev.lethe.store.core.ledger.Ledger ledger();
+
   /** Returns this store's content-addressed blob store. */
   BlobStore blobs();
 

@@ -70,6 +70,7 @@ public final class FsStore extends LockingStore implements AutoCloseable {
   private final FsBlobStore blobs;
   private final WriteObserver observer;
   private final boolean fsync;
+  private final FsLedger ledger;
 
   /**
    * Opens (and creates if needed) a store rooted at {@code root}.
@@ -103,6 +104,12 @@ public final class FsStore extends LockingStore implements AutoCloseable {
     this.root = root.toAbsolutePath().normalize();
     this.blobs = new FsBlobStore(this.root, clock, this::keyLocks);
     this.observer = observer;
+    this.ledger = new FsLedger(this.root.resolve(FsLedger.DIR), clock, fsync);
+  }
+
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return ledger;
   }
 
   /** Returns the store directory. */

@@ -79,7 +79,7 @@ public final class GitStore implements Store, AutoCloseable {
 
   static final String PENDING = "lethe-pending";
   static final String CONFLICTS = "lethe-conflicts";
-  static final String IGNORE = "/~lock\n*.tmp\n*.json.lock\n/_blobs/\n";
+  static final String IGNORE = "/~lock\n*.tmp\n*.json.lock\n/_blobs/\n/~ledger/\n";
 
   private final Path root;
   private final FsStore files;
@@ -212,7 +212,8 @@ public final class GitStore implements Store, AutoCloseable {
   /** Whether {@code dir} holds nothing but what the fs store writes before any record (blobs, its lock file). */
   private static boolean isEmpty(Path dir) throws IOException {
     try (var s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).allMatch(n -> n.equals("_blobs") || n.equals("~lock"));
+      return s.map(p -> p.getFileName().toString()).allMatch(n -> n.equals("_blobs") || n.equals("~lock")
+          || n.equals(dev.lethe.store.fs.FsLedger.DIR));
     }
   }
 
@@ -305,6 +306,15 @@ public final class GitStore implements Store, AutoCloseable {
   public Page listRawPage(KeyPrefix prefix, Optional<RecordKey> after, int limit) {
     check(prefix);
     return files.listRawPage(prefix, after, limit);
+  }
+
+  /**
+   * The fs store's ledger, in {@code ~ledger/}: never committed, so each clone has its own id,
+   * peers and purge log (docs/design/0150-store-identity-and-peers.md).
+   */
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return files.ledger();
   }
 
   @Override

@@ -60,6 +60,7 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
   private final String url;
   private final RecordTable records = new RecordTable();
   private final JdbcBlobStore blobs;
+  private final JdbcLedger ledger;
 
   private JdbcStore(HikariDataSource ds, JdbcVendor vendor, String redactedUrl, int cap, Clock clock) {
     super(cap, clock);
@@ -67,6 +68,7 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
     this.vendor = vendor;
     this.url = redactedUrl;
     this.blobs = new JdbcBlobStore(ds, vendor, clock, redactedUrl);
+    this.ledger = new JdbcLedger(ds, clock, redactedUrl);
   }
 
   /**
@@ -128,6 +130,12 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
     return JdbcUrls.redact(m.lines().findFirst().orElse(m), jdbcUrl);
   }
 
+  /** The store's ledger, in the tables of migration V2. */
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return ledger;
+  }
+
   /** The database family of this store. */
   public JdbcVendor vendor() {
     return vendor;
@@ -148,6 +156,9 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
               records.insert(c, w.record());
             }
           } else if (plan instanceof Plan.Remove<R> r) {
+            if (r.logged() != null) {
+              JdbcLedger.append(c, r.logged()); // same transaction (docs/design/0151-purge-log.md)
+            }
             records.delete(c, r.key());
           }
           c.commit();

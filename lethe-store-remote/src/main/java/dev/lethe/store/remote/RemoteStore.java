@@ -78,6 +78,7 @@ public final class RemoteStore implements Store {
   private final String server;
   private final RecordJson json = new RecordJson();
   private final RemoteBlobStore blobs;
+  private final RemoteLedger ledger;
   private volatile Integer ancestorCap;
   private volatile Integer maxBatchItems;
   private volatile boolean batchUnsupported;
@@ -86,6 +87,12 @@ public final class RemoteStore implements Store {
     this.http = http;
     this.server = server;
     this.blobs = new RemoteBlobStore(http, this);
+    this.ledger = new RemoteLedger(http, this, server);
+  }
+
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return ledger;
   }
 
   /** Returns whether {@code uri} names a remote store ({@code http://} or {@code https://}). */

@@ -75,6 +75,7 @@ public final class S3Store extends PlannedStore implements AutoCloseable {
   private final RecordJson json = new RecordJson();
   private final S3BlobStore blobs;
   private final ExecutorService readers;
+  private final S3Ledger ledger;
 
   S3Store(S3Client s3, S3Location location, int ancestorCap, Clock clock) {
     super(ancestorCap, clock);
@@ -89,6 +90,12 @@ public final class S3Store extends PlannedStore implements AutoCloseable {
       return t;
     });
     this.blobs = new S3BlobStore(s3, location, clock, readers);
+    this.ledger = new S3Ledger(s3, location, clock);
+  }
+
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return ledger;
   }
 
   /**
@@ -162,7 +169,10 @@ public final class S3Store extends PlannedStore implements AutoCloseable {
               .contentType(CONTENT_TYPE);
           put = stored.record().isPresent() ? put.ifMatch(stored.etag()) : put.ifNoneMatch("*");
           s3.putObject(put.build(), RequestBody.fromBytes(json.encode(w.record())));
-        } else if (plan instanceof Plan.Remove<R>) {
+        } else if (plan instanceof Plan.Remove<R> r) {
+          if (r.logged() != null) {
+            ledger.appendPurged(r.logged()); // before the removal (docs/design/0151-purge-log.md)
+          }
           s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(objectKey(key))
               .ifMatch(stored.etag()).build());
         }

@@ -192,4 +192,10 @@ final class RecordingStore implements Store {
   public int ancestorCap() {
     return delegate.ancestorCap();
   }
+
+  /** The wrapped store's ledger, unrecorded: the soak's oracle judges records, not peers or the purge log. */
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return delegate.ledger();
+  }
 }

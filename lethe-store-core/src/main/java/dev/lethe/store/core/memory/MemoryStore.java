@@ -5,6 +5,8 @@ import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.blob.BlobStore;
 import dev.lethe.store.core.blob.MemoryBlobStore;
+import dev.lethe.store.core.ledger.Ledger;
+import dev.lethe.store.core.ledger.MemoryLedger;
 import dev.lethe.store.core.substrate.LockingStore;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,6 +24,7 @@ public final class MemoryStore extends LockingStore {
   private final ConcurrentSkipListMap<RecordKey, Record> records = new ConcurrentSkipListMap<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final MemoryBlobStore blobs;
+  private final MemoryLedger ledger;
 
   /**
    * @param ancestorCap ancestors kept per record, at least 1
@@ -31,6 +34,7 @@ public final class MemoryStore extends LockingStore {
   public MemoryStore(int ancestorCap, Clock clock) {
     super(ancestorCap, clock);
     this.blobs = new MemoryBlobStore(clock);
+    this.ledger = new MemoryLedger(clock);
   }
 
   @Override
@@ -75,6 +79,11 @@ public final class MemoryStore extends LockingStore {
       }
     }
     return out;
+  }
+
+  @Override
+  public Ledger ledger() {
+    return ledger;
   }
 
   @Override

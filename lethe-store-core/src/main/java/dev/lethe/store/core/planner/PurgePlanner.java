@@ -6,6 +6,7 @@ import dev.lethe.store.core.Deleted;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.ledger.PurgeEntry;
 import java.util.Optional;
 
 /**
@@ -17,14 +18,21 @@ public final class PurgePlanner {
 
   private PurgePlanner() {}
 
-  /** Plans a purge of {@code key}. */
+  /**
+   * Plans a purge of {@code key}. Removing a tombstone with a parent carries its purge-log entry
+   * (docs/design/0151-purge-log.md).
+   *
+   * @param nowMs the store's clock, stamped on the entry
+   */
   public static Plan<DeleteResult> plan(
-      RecordKey key, Optional<Record> stored, Optional<Revision> expected) {
+      RecordKey key, Optional<Record> stored, Optional<Revision> expected, long nowMs) {
     if (stored.isEmpty()) {
       return new Plan.Reply<>(Deleted.nothingWritten());
     }
     if (expected.isPresent() && expected.get().equals(stored.get().revision())) {
-      return new Plan.Remove<>(key, Deleted.nothingWritten());
+      Record r = stored.get();
+      PurgeEntry logged = r.isTombstone() && r.parent() != null ? PurgeEntry.of(r, nowMs) : null;
+      return new Plan.Remove<>(key, logged, Deleted.nothingWritten());
     }
     return new Plan.Reply<>(new Conflict(stored.get()));
   }

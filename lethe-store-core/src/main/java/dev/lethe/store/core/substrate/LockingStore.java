@@ -100,6 +100,9 @@ public abstract class LockingStore extends PlannedStore {
         if (plan instanceof Plan.Write<R> w) {
           write(w.record());
         } else if (plan instanceof Plan.Remove<R> r) {
+          if (r.logged() != null) {
+            ledger().appendPurged(r.logged()); // before the removal (docs/design/0151-purge-log.md)
+          }
           remove(r.key());
         }
         return plan.result();

@@ -212,7 +212,7 @@ public abstract class PlannedStore implements Store {
 
   @Override
   public final DeleteResult purge(RecordKey key, Optional<Revision> expected) {
-    return apply(key, stored -> PurgePlanner.plan(key, verified(stored), expected));
+    return apply(key, stored -> PurgePlanner.plan(key, verified(stored), expected, clock.millis()));
   }
 
   /** Returns {@code stored} if it proves its content. @throws CorruptRecordException otherwise */

@@ -90,15 +90,20 @@ public final class Sync {
     Cursor onB = new Cursor(b, prefix, "B", corrupt);
     List<SyncConflict> conflicts = new ArrayList<>();
     Batches batches = new Batches(a, b);
+    SyncLedger ledgers = new SyncLedger(a, b, prefix);
+    SyncReport report;
     try {
-      return walk(a, b, onA, onB, batches, corrupt, conflicts, options);
+      report = walk(a, b, onA, onB, batches, corrupt, conflicts, options, ledgers);
     } finally {
       batches.close();
     }
+    ledgers.recordCompleted();
+    return report;
   }
 
   private static SyncReport walk(Store a, Store b, Cursor onA, Cursor onB, Batches batches,
-      Map<RecordKey, SyncCorrupt> corrupt, List<SyncConflict> conflicts, SyncOptions options) {
+      Map<RecordKey, SyncCorrupt> corrupt, List<SyncConflict> conflicts, SyncOptions options,
+      SyncLedger ledgers) {
     int copied = 0;
     int fastForwarded = 0;
     int merged = 0;
@@ -112,10 +117,11 @@ public final class Sync {
       Optional<Record> rb = retry ? Optional.empty() : onB.takeIf(key);
       if (!corrupt.containsKey(key)) {
         try {
-          switch (syncKey(a, b, key, ra, rb, retry ? 2 : 1, batches, options, conflicts)) {
+          switch (syncKey(a, b, key, ra, rb, retry ? 2 : 1, batches, options, conflicts, ledgers)) {
             case COPIED -> copied++;
             case FAST_FORWARDED -> fastForwarded++;
             case MERGED -> merged++;
+            case RESTORED -> ledgers.restored++;
             case NOTHING, HELD -> { }
           }
         } catch (CorruptRecordException e) {
@@ -133,11 +139,11 @@ public final class Sync {
     copied += batches.copied;
     fastForwarded += batches.fastForwarded;
     return new SyncReport(copied, fastForwarded, merged, conflicts, List.copyOf(corrupt.values()),
-        conflicts.isEmpty() && corrupt.isEmpty());
+        conflicts.isEmpty() && corrupt.isEmpty(), ledgers.restored);
   }
 
   /** What syncing one key did. */
-  private enum Outcome { NOTHING, COPIED, FAST_FORWARDED, MERGED, HELD }
+  private enum Outcome { NOTHING, COPIED, FAST_FORWARDED, MERGED, HELD, RESTORED }
 
   /**
    * Syncs one key, re-reading and re-planning after a write that lost a race; adds a conflict to
@@ -146,11 +152,30 @@ public final class Sync {
    * @throws CorruptRecordException if a side's record at {@code key} is corrupt
    */
   private static Outcome syncKey(Store a, Store b, RecordKey key, Optional<Record> ra, Optional<Record> rb,
-      int firstAttempt, Batches batches, SyncOptions options, List<SyncConflict> conflicts) {
+      int firstAttempt, Batches batches, SyncOptions options, List<SyncConflict> conflicts,
+      SyncLedger ledgers) {
     for (int attempt = firstAttempt; attempt <= options.maxAttempts(); attempt++) {
       if (attempt > 1) {
         ra = a.getRaw(key);
         rb = b.getRaw(key);
+      }
+      if (ra.isEmpty() != rb.isEmpty()) {
+        // a key one side lacks: did that side collect its delete? (docs/design/0152-sync-restores-collected-tombstones.md)
+        RestorePlanner.Restoration r = RestorePlanner.plan(ra, rb,
+            ra.isEmpty() ? ledgers.onA(key) : Optional.empty(), rb.isEmpty() ? ledgers.onB(key) : Optional.empty());
+        if (r instanceof RestorePlanner.Refuse refuse) {
+          conflicts.add(new SyncConflict(key, refuse.reason()));
+          return Outcome.NOTHING;
+        }
+        if (r instanceof RestorePlanner.Restore restore) {
+          Store holder = restore.to() == Side.A ? a : b;
+          Store other = restore.to() == Side.A ? b : a;
+          if (write(other, holder, restore.tombstone(), Optional.empty())
+              && write(holder, other, restore.tombstone(), Optional.of(restore.peerRevision()))) {
+            return Outcome.RESTORED;
+          }
+          continue; // a race: re-read both sides and plan again
+        }
       }
       SyncAction action = SyncPlanner.plan(ra, rb);
       if (action instanceof SyncAction.InSync) {

@@ -732,6 +732,7 @@ public abstract class StoreConformance {
     Record r = create(a, key, "v1");
     b.putRaw(r, Optional.empty());
     Record t = tombstoneOf(a, r);
+    clock.advance(Duration.ofSeconds(1));
     sync(a, b);
     clock.advance(Duration.ofDays(8));
     // A collects (past the horizon for A); B still holds the tombstone.
@@ -819,7 +820,8 @@ public abstract class StoreConformance {
     putTombstone(future, now + Duration.ofDays(30).toMillis());
     create(store, live, "v");
     CollectReport report = Collect.run(store, KeyPrefix.all(), Duration.ofDays(7), clock, Progress.NONE);
-    assertThat(report).isEqualTo(new CollectReport(1, 1, 2, List.of()));
+    assertThat(report).isEqualTo(new CollectReport(1, 1, 1, List.of(), Map.of(),
+        Map.of(new RecordKey("ns", "col", "future"), "deleted 2592000 s in the future of this store's clock"), false));
     assertThat(store.getRaw(old)).isEmpty();
     assertThat(store.getRaw(young)).isPresent();
     assertThat(store.getRaw(unstamped)).isPresent();
@@ -1869,5 +1871,213 @@ public abstract class StoreConformance {
         }
       }
     }
+  }
+
+  // ---- identity, peers and the purge log (docs/design/0150-store-identity-and-peers.md) -------
+
+  private static final Duration WEEK = Duration.ofDays(7);
+
+  private CollectReport collect(Store s, Duration horizon, dev.lethe.store.core.collect.CollectGate.Mode mode) {
+    return Collect.run(s, KeyPrefix.all(), horizon, clock, Progress.NONE, mode,
+        dev.lethe.store.core.collect.CollectGate.DEFAULT_SKEW);
+  }
+
+  @Test
+  void case49AStoreHasOneStableIdOfItsOwn() throws Exception {
+    String id = store.ledger().storeId();
+    assertThat(id).matches("[0-9a-f-]{36}");
+    assertThat(store.ledger().storeId()).isEqualTo(id);
+    assertThat(open(cap, clock).ledger().storeId()).isNotEqualTo(id);
+  }
+
+  @Test
+  void case50PeersAreRecordedReplacedAndForgotten() {
+    var ledger = store.ledger();
+    String p1 = dev.lethe.store.core.ledger.StoreIds.create();
+    String p2 = dev.lethe.store.core.ledger.StoreIds.create();
+    ledger.recordPeer(new dev.lethe.store.core.ledger.Peer(p1, "file:/a", 10, null, 0));
+    ledger.recordPeer(new dev.lethe.store.core.ledger.Peer(p2, "http://b", 20, 5L, -3));
+    ledger.recordPeer(new dev.lethe.store.core.ledger.Peer(p1, "file:/a2", 30, 7L, 4));
+    assertThat(ledger.peers()).containsExactlyElementsOf(new TreeMap<>(Map.of(
+        p1, new dev.lethe.store.core.ledger.Peer(p1, "file:/a2", 30, 7L, 4),
+        p2, new dev.lethe.store.core.ledger.Peer(p2, "http://b", 20, 5L, -3))).values());
+    assertThat(ledger.forgetPeer(p1)).isTrue();
+    assertThat(ledger.forgetPeer(p1)).isFalse();
+    assertThat(ledger.peers()).extracting(dev.lethe.store.core.ledger.Peer::id).containsExactly(p2);
+    assertThat(ledger.collectCutoff()).isEmpty();
+    ledger.recordCollect(1234);
+    assertThat(ledger.collectCutoff()).contains(1234L);
+  }
+
+  @Test
+  void case51EveryRemovalOfATombstoneIsInThePurgeLogAndNothingElseIs() {
+    Record r = create(store, key, "v1");
+    Record r2 = edit(store, r, "v2");
+    Record t = tombstoneOf(store, r2);
+    Record live = create(store, sibling, "kept");
+    clock.advance(Duration.ofDays(8));
+    assertThat(collect(store, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.REFUSE).purged()).isEqualTo(1);
+    assertThat(store.purge(live.key(), Optional.of(live.revision()))).isInstanceOf(Deleted.class);
+    RecordKey other = new RecordKey("ns", "other", "x");
+    Record t2 = tombstoneOf(store, create(store, other, "x"));
+    assertThat(store.purge(other, Optional.of(t2.revision()))).isInstanceOf(Deleted.class);
+    List<dev.lethe.store.core.ledger.PurgeEntry> log = store.ledger().purged(KeyPrefix.all());
+    assertThat(log).extracting(dev.lethe.store.core.ledger.PurgeEntry::key).containsExactly(key, other);
+    dev.lethe.store.core.ledger.PurgeEntry e = log.get(0);
+    assertThat(e.tombstone()).isEqualTo(t.revision());
+    assertThat(e.deleted()).isEqualTo(r2.revision());
+    assertThat(e.history()).startsWith(r.revision());
+    assertThat(e.deletedAt()).isEqualTo(t.deletedAt());
+    assertThat(e.purgedAt()).isEqualTo(clock.millis());
+    assertThat(store.ledger().purged(KeyPrefix.collection("ns", "other"))).hasSize(1);
+    assertThat(store.ledger().trimPurged(clock.millis())).isZero();
+    assertThat(store.ledger().trimPurged(clock.millis() + 1)).isEqualTo(2);
+    assertThat(store.ledger().purged(KeyPrefix.all())).isEmpty();
+  }
+
+
+  @Test
+  void case52AStalePeerAfterCollectGetsTheTombstoneAndNothingComesBack() throws Exception {
+    for (boolean forward : new boolean[] {true, false}) {
+      Store a = open(cap, clock);
+      Store stale = open(cap, clock);
+      Record r1 = create(a, key, "v1");
+      Record r2 = edit(a, r1, "v2");
+      // one stale peer holds the deleted revision, a second an older one
+      stale.putRaw(forward ? r2 : r1, Optional.empty());
+      Record t = tombstoneOf(a, r2);
+      clock.advance(Duration.ofDays(8));
+      assertThat(collect(a, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.REFUSE).purged()).isEqualTo(1);
+      SyncReport rep = forward ? sync(a, stale) : sync(stale, a);
+      assertThat(rep.restored()).as("forward=%s", forward).isEqualTo(1);
+      assertThat(rep.copied()).isZero();
+      assertThat(rep.converged()).isTrue();
+      assertThat(a.get(key)).isEmpty();
+      assertThat(stale.get(key)).isEmpty();
+      assertThat(raw(a, key).revision()).isEqualTo(t.revision());
+      assertThat(raw(stale, key).revision()).isEqualTo(t.revision());
+      assertThat(raw(a, key).deletedAt()).isEqualTo(t.deletedAt());
+      assertThat(sync(a, stale).restored()).isZero();
+    }
+  }
+
+  @Test
+  void case53AnOfflineEditOfTheDeletedRevisionIsAConflictAsIfTheTombstoneWereThere() throws Exception {
+    Store a = open(cap, clock);
+    Store laptop = open(cap, clock);
+    Record r = create(a, key, "v1");
+    laptop.putRaw(r, Optional.empty());
+    Record edited = edit(laptop, r, "edited offline");
+    tombstoneOf(a, r);
+    clock.advance(Duration.ofDays(8));
+    assertThat(collect(a, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.REFUSE).purged()).isEqualTo(1);
+    for (boolean forward : new boolean[] {true, false}) {
+      SyncReport rep = forward ? sync(a, laptop) : sync(laptop, a);
+      assertThat(rep.conflicts()).hasSize(1);
+      assertThat(rep.conflicts().get(0).reason()).contains("collected");
+      assertThat(rep.converged()).isFalse();
+      assertThat(a.getRaw(key)).isEmpty();
+      assertThat(raw(laptop, key)).isEqualTo(edited);
+    }
+  }
+
+  @Test
+  void case54ARecreationOnThePeerAfterTheDeleteIsCopied() throws Exception {
+    Store a = open(cap, clock);
+    Store b = open(cap, clock);
+    Record r = create(a, key, "v1");
+    tombstoneOf(a, r);
+    clock.advance(Duration.ofSeconds(1));
+    sync(a, b);
+    Record again = committed(b.put(draft(key, "again"), Optional.empty()));
+    clock.advance(Duration.ofDays(8));
+    assertThat(collect(a, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.REFUSE).purged()).isEqualTo(1);
+    SyncReport rep = sync(a, b);
+    assertThat(rep.restored()).isZero();
+    assertThat(rep.copied()).isEqualTo(1);
+    assertThat(raw(a, key)).isEqualTo(again);
+  }
+
+  @Test
+  void case55SyncRecordsEachSideOnTheOtherWithItsOwnClock() throws Exception {
+    Store a = open(cap, clock);
+    MutableClock slow = new MutableClock(clock.millis() - Duration.ofDays(60).toMillis());
+    Store b = open(cap, slow);
+    create(a, key, "v1");
+    sync(a, b);
+    assertThat(a.ledger().peers()).singleElement().satisfies(p -> {
+      assertThat(p.id()).isEqualTo(b.ledger().storeId());
+      assertThat(p.lastSyncMs()).isEqualTo(clock.millis());
+      assertThat(p.clockOffsetMs()).isEqualTo(-Duration.ofDays(60).toMillis());
+      assertThat(p.uri()).isEqualTo(String.valueOf(b));
+    });
+    assertThat(b.ledger().peers()).singleElement().satisfies(p -> {
+      assertThat(p.id()).isEqualTo(a.ledger().storeId());
+      assertThat(p.lastSyncMs()).isEqualTo(slow.millis());
+      assertThat(p.clockOffsetMs()).isEqualTo(Duration.ofDays(60).toMillis());
+    });
+  }
+
+  @Test
+  void case56CollectRefusesWhatAPeerHasNotSyncedPastUnlessSeenByAllOrForced() throws Exception {
+    Store a = open(cap, clock);
+    Store behind = open(cap, clock);
+    Record early = create(a, key, "early");
+    Record late = create(a, sibling, "late");
+    tombstoneOf(a, early);
+    clock.advance(Duration.ofHours(1));
+    sync(a, behind);                      // behind has seen the first delete
+    clock.advance(Duration.ofHours(1));
+    tombstoneOf(a, late);                 // but not this one
+    clock.advance(Duration.ofDays(8));
+    CollectReport refused = collect(a, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.REFUSE);
+    assertThat(refused.refused()).isTrue();
+    assertThat(refused.purged()).isZero();
+    assertThat(refused.heldBack()).isEqualTo(Map.of(behind.ledger().storeId(), 1));
+    assertThat(a.getRaw(key)).isPresent();
+    CollectReport seen = collect(a, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.SEEN_BY_ALL);
+    assertThat(seen.refused()).isFalse();
+    assertThat(seen.purged()).isEqualTo(1);
+    assertThat(a.getRaw(key)).isEmpty();
+    assertThat(a.getRaw(sibling)).isPresent();
+    assertThat(collect(a, WEEK, dev.lethe.store.core.collect.CollectGate.Mode.FORCE).purged()).isEqualTo(1);
+    assertThat(a.getRaw(sibling)).isEmpty();
+    assertThat(a.ledger().collectCutoff()).contains(clock.millis() - WEEK.toMillis());
+  }
+
+  @Test
+  void case57ATombstoneWhoseDateAClockGotWrongIsReportedAndKept() throws Exception {
+    Store server = open(cap, clock);
+    // a laptop whose clock runs 60 days slow: its delete is stamped 60 days in the past
+    MutableClock slow = new MutableClock(clock.millis() - Duration.ofDays(60).toMillis());
+    Store laptop = open(cap, slow);
+    Record r = create(laptop, key, "v1");
+    sync(laptop, server);
+    tombstoneOf(laptop, r);
+    // a tombstone from a clock 2 days ahead
+    Record f = create(server, sibling, "f");
+    Record future = new Record(sibling, Kind.TOMBSTONE, Tombstones.revisionAfter(f.revision()), f.revision(),
+        List.of(f.revision()), Body.EMPTY, f.meta(), clock.millis() + Duration.ofDays(2).toMillis(), null, List.of());
+    assertThat(server.putRaw(future, Optional.of(f.revision()))).isInstanceOf(Committed.class);
+    clock.advance(Duration.ofSeconds(1));
+    slow.advance(Duration.ofSeconds(1));
+    sync(laptop, server);
+    clock.advance(Duration.ofSeconds(1));
+    CollectReport c = collect(server, Duration.ofDays(30), dev.lethe.store.core.collect.CollectGate.Mode.FORCE);
+    assertThat(c.purged()).isZero();
+    assertThat(c.skewed()).containsOnlyKeys(key, sibling);
+    assertThat(c.skewed().get(key)).contains(laptop.ledger().storeId());
+    assertThat(c.skewed().get(sibling)).contains("future");
+    assertThat(server.getRaw(key)).isPresent();
+    assertThat(server.getRaw(sibling)).isPresent();
+    // three days on, the laptop's delete is three days old once its clock is allowed for; the
+    // future-dated one is a day old by this clock but might be stamped by the slow laptop
+    clock.advance(Duration.ofDays(3));
+    CollectReport later = collect(server, Duration.ofDays(1), dev.lethe.store.core.collect.CollectGate.Mode.FORCE);
+    assertThat(later.purged()).isEqualTo(1);
+    assertThat(server.getRaw(key)).isEmpty();
+    assertThat(later.skewed()).containsOnlyKeys(sibling);
+    assertThat(server.ledger().forgetPeer(laptop.ledger().storeId())).isTrue();
+    assertThat(collect(server, Duration.ofDays(1), dev.lethe.store.core.collect.CollectGate.Mode.FORCE).purged()).isEqualTo(1);
   }
 }

@@ -76,11 +76,11 @@ class PlannersTest {
 
   @Test
   void purgeRemovesOnlyTheNamedRevision() {
-    assertThat(PurgePlanner.plan(key, Optional.of(live), Optional.of(live.revision())))
+    assertThat(PurgePlanner.plan(key, Optional.of(live), Optional.of(live.revision()), 0))
         .isInstanceOf(Plan.Remove.class);
-    assertThat(PurgePlanner.plan(key, Optional.of(live), Optional.of(live.parent())))
+    assertThat(PurgePlanner.plan(key, Optional.of(live), Optional.of(live.parent()), 0))
         .isEqualTo(new Plan.Reply<>(new Conflict(live)));
-    assertThat(PurgePlanner.plan(key, Optional.empty(), Optional.empty()))
+    assertThat(PurgePlanner.plan(key, Optional.empty(), Optional.empty(), 0))
         .isEqualTo(new Plan.Reply<>(Deleted.nothingWritten()));
   }
 

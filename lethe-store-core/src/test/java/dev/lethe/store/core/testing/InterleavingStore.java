@@ -94,5 +94,6 @@ public final class InterleavingStore implements Store {
   }
 
   @Override public BlobStore blobs() { return delegate.blobs(); }
+  @Override public dev.lethe.store.core.ledger.Ledger ledger() { return delegate.ledger(); }
   @Override public int ancestorCap() { return delegate.ancestorCap(); }
 }
