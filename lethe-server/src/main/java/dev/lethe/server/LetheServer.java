@@ -22,6 +22,7 @@ import dev.lethe.server.management.ManagementResponses;
 import dev.lethe.server.management.SoftDeleteRoutes;
 import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.store.StoreErrors;
+import dev.lethe.server.store.GrpcStoreServer;
 import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.server.store.StoreService;
 import dev.lethe.server.store.StoreSettings;
@@ -116,6 +117,8 @@ public final class LetheServer implements AutoCloseable {
   private final long shutdownTimeoutMs;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final PageTokenKey pageTokenKey;
+  /** The store's gRPC port, null when off; set once, right after start. */
+  private volatile GrpcStoreServer grpc;
 
   private LetheServer(Javalin app, CatalogDatabase database, IcebergCatalogs catalogs, String host, AsyncPurgeService purge,
       SoftDeleteExpiry expiry, DeletePool deletes, Store store, ShutdownGate gate, long shutdownTimeoutMs,
@@ -212,6 +215,7 @@ public final class LetheServer implements AutoCloseable {
     SoftDeleteExpiry expiry = null;
     Store store = null;
     ShutdownGate gate;
+    StoreService storeService;
     PageTokenKey pageTokens;
     StoreSettings storeSettings;
     try {
@@ -296,7 +300,8 @@ public final class LetheServer implements AutoCloseable {
           pageTokens);
       CleanupRoutes cleanups = new CleanupRoutes(catalogs, database, access, pageTokens);
       SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(catalogs, softDeletes, access, drops, pageTokens);
-      StoreRoutes storeRoutes = new StoreRoutes(new StoreService(store, access), pageTokens);
+      storeService = new StoreService(store, access);
+      StoreRoutes storeRoutes = new StoreRoutes(storeService, pageTokens);
       AccessCheck metricsAccess = access;
       GracefulHandler graceful = new GracefulHandler();
       gate = new ShutdownGate(graceful::getCurrentRequestCount);
@@ -405,6 +410,17 @@ public final class LetheServer implements AutoCloseable {
     }
     LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes, store, gate,
         OperationsConfig.shutdownTimeoutMs(config.properties()), pageTokens);
+    // the store's gRPC port beside HTTP, over the same StoreService (docs/design/0141-grpc-transport.md)
+    int grpcPort = GrpcStoreServer.port(config.properties(), config.port());
+    if (grpcPort >= 0) {
+      try {
+        server.grpc = GrpcStoreServer.start(storeService, config.host(), grpcPort, config.maxRequestBytes());
+      } catch (RuntimeException e) {
+        server.close();
+        throw e;
+      }
+      LOG.info("Lethe Store over gRPC at {}", server.grpcStoreUri());
+    }
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), storeSettings.redactedUri(),
         storeSettings.ancestorCap());
@@ -503,6 +519,15 @@ public final class LetheServer implements AutoCloseable {
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port() + StoreRoutes.ROOT;
   }
 
+  /**
+   * The store's gRPC URI, e.g. {@code grpc://127.0.0.1:9002}, or null when {@code
+   * lethe.store.grpc-port} is 0 (off).
+   */
+  public String grpcStoreUri() {
+    GrpcStoreServer g = grpc;
+    return g == null ? null : "grpc://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + g.port();
+  }
+
   /** The store served under {@code /store/v1} (for components in the same process and tests). */
   public Store store() {
     return store;
@@ -543,10 +568,22 @@ public final class LetheServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    GrpcStoreServer g = grpc;
     try {
       gate.close();
+      if (g != null) {
+        g.refuseNew();
+      }
       drain();
+      if (g != null && !g.drain(shutdownTimeoutMs)) {
+        LOG.warn("gRPC calls still running {} ms after the stop began; cancelling them", shutdownTimeoutMs);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
+      if (g != null) {
+        g.close();
+      }
       stopAll();
     }
   }
