@@ -216,6 +216,7 @@ public final class LetheServer implements AutoCloseable {
     Store store = null;
     ShutdownGate gate;
     StoreService storeService;
+    GrpcStoreServer grpc = null;
     PageTokenKey pageTokens;
     StoreSettings storeSettings;
     try {
@@ -394,8 +395,15 @@ public final class LetheServer implements AutoCloseable {
           }
         });
       });
+      // the store's gRPC port beside HTTP, over the same StoreService, listening before HTTP
+      // answers, so a healthy server serves both (docs/design/0141-grpc-transport.md)
+      int grpcPort = GrpcStoreServer.port(config.properties(), config.port());
+      grpc = grpcPort < 0 ? null : GrpcStoreServer.start(storeService, config.host(), grpcPort, config.maxRequestBytes());
       app.start(config.host(), config.port());
     } catch (RuntimeException e) {
+      if (grpc != null) {
+        grpc.close();
+      }
       if (expiry != null) {
         expiry.close();
       }
@@ -410,15 +418,8 @@ public final class LetheServer implements AutoCloseable {
     }
     LetheServer server = new LetheServer(app, database, catalogs, config.host(), purge, expiry, deletes, store, gate,
         OperationsConfig.shutdownTimeoutMs(config.properties()), pageTokens);
-    // the store's gRPC port beside HTTP, over the same StoreService (docs/design/0141-grpc-transport.md)
-    int grpcPort = GrpcStoreServer.port(config.properties(), config.port());
-    if (grpcPort >= 0) {
-      try {
-        server.grpc = GrpcStoreServer.start(storeService, config.host(), grpcPort, config.maxRequestBytes());
-      } catch (RuntimeException e) {
-        server.close();
-        throw e;
-      }
+    server.grpc = grpc;
+    if (grpc != null) {
       LOG.info("Lethe Store over gRPC at {}", server.grpcStoreUri());
     }
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);

@@ -145,9 +145,10 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
   }
 
   /**
-   * Streams raw records a page of the store at a time: {@code page_size} of them, or all with
-   * {@code page_size} 0; {@code more} on the last chunk says a page of {@code page_size} was cut
-   * short of the end.
+   * Streams raw records: with {@code page_size} 1 to the largest page, exactly the store's one
+   * page ({@code more} on the last chunk when another follows); with {@code page_size} 0 every
+   * record, a store page of {@value GrpcWire#CHUNK} at a time. A page goes out in chunks of at
+   * most {@value #CHUNK_BYTES} bytes of records (a single larger record alone).
    */
   @Override
   public void listRaw(ListRequest request, StreamObserver<ListChunk> out) {
@@ -155,32 +156,40 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
       Optional<Principal> auth = service.caller(AUTHORIZATION.get());
       KeyPrefix prefix = prefix(request);
       Optional<RecordKey> after = after(request);
-      int wanted = request.getPageSize();
-      if (wanted != 0) {
-        Page.checkLimit(wanted);
-      }
-      int sent = 0;
-      boolean first = true;
-      while (true) {
-        int limit = wanted == 0 ? GrpcWire.CHUNK : Math.min(GrpcWire.CHUNK, wanted - sent);
-        Page p = service.listRaw(auth, prefix, after, limit);
-        sent += p.records().size();
-        boolean last = p.next().isEmpty() || (wanted != 0 && sent >= wanted);
-        ListChunk.Builder b = ListChunk.newBuilder().setMore(last && p.next().isPresent());
-        p.records().forEach(r -> b.addRecordJson(encode(r)));
-        if (first || b.getRecordJsonCount() > 0) {
-          out.onNext(b.build());
-        }
-        first = false;
-        if (last) {
-          break;
-        }
-        after = p.next();
+      if (request.getPageSize() != 0) {
+        Page p = service.listRaw(auth, prefix, after, Page.checkLimit(request.getPageSize()));
+        send(out, p.records(), p.next().isPresent());
+      } else {
+        Page p;
+        do {
+          p = service.listRaw(auth, prefix, after, GrpcWire.CHUNK);
+          send(out, p.records(), false);
+          after = p.next();
+        } while (after.isPresent());
       }
       out.onCompleted();
     } catch (RuntimeException e) {
       out.onError(status("ListRaw", e));
     }
+  }
+
+  /** Bytes of records in one {@link ListChunk}, well under any message limit. */
+  static final int CHUNK_BYTES = 1 << 20;
+
+  private static void send(StreamObserver<ListChunk> out, List<Record> records, boolean more) {
+    ListChunk.Builder b = ListChunk.newBuilder();
+    long bytes = 0;
+    for (Record r : records) {
+      ByteString encoded = encode(r);
+      if (b.getRecordJsonCount() > 0 && bytes + encoded.size() > CHUNK_BYTES) {
+        out.onNext(b.build());
+        b = ListChunk.newBuilder();
+        bytes = 0;
+      }
+      b.addRecordJson(encoded);
+      bytes += encoded.size();
+    }
+    out.onNext(b.setMore(more).build());
   }
 
   @Override
