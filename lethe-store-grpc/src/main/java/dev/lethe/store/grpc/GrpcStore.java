@@ -97,8 +97,11 @@ public final class GrpcStore implements Store, AutoCloseable {
   public static final String SCHEME = "grpc://";
   /** Longest a call may take, answer included, in seconds. */
   public static final long DEADLINE_SECONDS = 300;
-  /** Largest message received, bytes: the server's default request limit. */
-  public static final int MAX_MESSAGE_BYTES = 8 << 20;
+  /**
+   * Largest message received or sent, bytes: a page of records the store cut at its byte budget,
+   * or one record as large as a server's request limit allows.
+   */
+  public static final int MAX_MESSAGE_BYTES = 128 << 20;
   /** Bytes of one batched raw put, well under the server's message limit. */
   static final int BATCH_BYTES = 1 << 20;
   private static final int WALK_PAGE = 500;
