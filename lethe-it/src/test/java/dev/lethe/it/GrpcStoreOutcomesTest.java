@@ -61,8 +61,10 @@ class GrpcStoreOutcomesTest {
         Path.of(System.getProperty("lethe.it.work-dir", "target/it"), "grpc-outcomes-" + System.nanoTime()));
     Path auth = Files.writeString(work.resolve("auth.yaml"), "principals:\n"
         + "  - name: admin\n    token-sha256: " + ContentHash.ofUtf8("admin-token") + "\n    read: [\"*\"]\n    write: [\"*\"]\n"
-        + "  - name: writer\n    token-sha256: " + ContentHash.ofUtf8("writer-token") + "\n    read: [main]\n    write: [main]\n"
-        + "  - name: reader\n    token-sha256: " + ContentHash.ofUtf8("reader-token") + "\n    read: [main]\n    write: []\n");
+        + "  - name: writer\n    token-sha256: " + ContentHash.ofUtf8("writer-token")
+        + "\n    store:\n      read: [main]\n      write: [main]\n"
+        + "  - name: reader\n    token-sha256: " + ContentHash.ofUtf8("reader-token")
+        + "\n    store:\n      read: [main]\n      write: []\n");
     grpcPort = StoreServerPool.freePort();
     server = LetheProcess.start(StoreServerPool.freePort(), work.resolve("data"), work.resolve("server.log"), List.of(),
         Map.of("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0", "LETHE_AUTH_FILE", auth.toString(),
