@@ -1,6 +1,7 @@
 package dev.lethe.it;
 
 import dev.lethe.store.core.Store;
+import dev.lethe.store.grpc.GrpcStore;
 import dev.lethe.store.remote.RemoteStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +22,7 @@ import java.util.stream.Stream;
 
 /**
  * Real {@code lethe server} processes for the store conformance suite over HTTP
- * (docs/design/0104-remote-store-client.md). A test may open several stores, with several caps;
+ * (docs/design/0104-remote-store-client.md) or gRPC (docs/design/0141-grpc-transport.md). A test may open several stores, with several caps;
  * each is a server of its own, started the first time a test needs it and kept for the next
  * tests, which find it emptied: between tests its store is wiped from outside (the files of a
  * {@code file:} store, the tables of a PostgreSQL one) while it is idle. Every server reads its
@@ -33,9 +34,13 @@ final class StoreServerPool implements AutoCloseable {
   /** The substrate behind the servers. */
   enum Backend { FILE, POSTGRESQL }
 
-  private record Server(int cap, LetheProcess process, Path dataDir, Optional<Backends.Fresh> database) {}
+  /** How the stores reach their servers. */
+  enum Transport { HTTP, GRPC }
+
+  private record Server(int cap, LetheProcess process, int grpcPort, Path dataDir, Optional<Backends.Fresh> database) {}
 
   private final Backend backend;
+  private final Transport transport;
   private final Path work;
   private final Path clockFile;
   private final List<Server> servers = new ArrayList<>();
@@ -43,7 +48,12 @@ final class StoreServerPool implements AutoCloseable {
   private final Map<Store, Server> opened = new java.util.IdentityHashMap<>();
 
   StoreServerPool(Backend backend, Path work) throws IOException {
+    this(backend, Transport.HTTP, work);
+  }
+
+  StoreServerPool(Backend backend, Transport transport, Path work) throws IOException {
     this.backend = backend;
+    this.transport = transport;
     this.work = Files.createDirectories(work);
     this.clockFile = work.resolve("clock");
     setClock(System.currentTimeMillis());
@@ -64,6 +74,11 @@ final class StoreServerPool implements AutoCloseable {
     for (Server s : inUse) {
       wipe(s);
     }
+    for (Store store : opened.keySet()) {
+      if (store instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
     inUse.clear();
     opened.clear();
   }
@@ -76,7 +91,9 @@ final class StoreServerPool implements AutoCloseable {
       servers.add(server);
     }
     inUse.add(server);
-    Store store = RemoteStore.open("http://127.0.0.1:" + server.process().port(), Optional.empty());
+    Store store = transport == Transport.GRPC
+        ? GrpcStore.open("grpc://127.0.0.1:" + server.grpcPort(), Optional.empty())
+        : RemoteStore.open("http://127.0.0.1:" + server.process().port(), Optional.empty());
     opened.put(store, server);
     return store;
   }
@@ -105,8 +122,10 @@ final class StoreServerPool implements AutoCloseable {
     env.put("LETHE_STORE_ANCESTOR_CAP", Integer.toString(cap));
     env.put("LETHE_STORE_TESTING_CLOCK_FILE", clockFile.toString());
     env.put("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0");
+    int grpcPort = transport == Transport.GRPC ? freePort() : 0;
+    env.put("LETHE_STORE_GRPC_PORT", Integer.toString(grpcPort));
     LetheProcess process = LetheProcess.start(freePort(), dataDir, work.resolve("server-" + n + ".log"), args, env);
-    return new Server(cap, process, dataDir, database);
+    return new Server(cap, process, grpcPort, dataDir, database);
   }
 
   private void wipe(Server s) throws Exception {
@@ -134,6 +153,7 @@ final class StoreServerPool implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    beginTest();
     for (Server s : servers) {
       s.process().close();
       if (s.database().isPresent()) {

@@ -44,10 +44,13 @@ final class HttpApp {
 
   final Javalin app;
   final ShutdownGate gate;
+  /** The one store service the HTTP routes call, shared with the gRPC port (docs/design/0141-grpc-transport.md). */
+  final StoreService storeService;
 
-  private HttpApp(Javalin app, ShutdownGate gate) {
+  private HttpApp(Javalin app, ShutdownGate gate, StoreService storeService) {
     this.app = app;
     this.gate = gate;
+    this.storeService = storeService;
   }
 
   /** Builds (does not start) the application over {@code components}; {@code access} guards every route. */
@@ -59,7 +62,8 @@ final class HttpApp {
     CleanupRoutes cleanups = new CleanupRoutes(components.catalogs, components.cleanupJobs, access, components.pageTokens);
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens);
-    StoreRoutes storeRoutes = new StoreRoutes(new StoreService(components.store, access), components.pageTokens);
+    StoreService storeService = new StoreService(components.store, access);
+    StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens);
     GracefulHandler graceful = new GracefulHandler();
     ShutdownGate gate = new ShutdownGate(graceful::getCurrentRequestCount);
     long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
@@ -126,7 +130,7 @@ final class HttpApp {
       });
       errors.register(c.routes);
     });
-    return new HttpApp(app, gate);
+    return new HttpApp(app, gate, storeService);
   }
 
   private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins) {

@@ -3,11 +3,6 @@ package dev.lethe.server;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AccessCheck;
-import dev.lethe.server.auth.AuthFile;
-import dev.lethe.server.auth.AuthFileLoader;
-import dev.lethe.server.auth.Authorizer;
-import dev.lethe.server.auth.AuthorizerAccessCheck;
-import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.config.OperationsConfig;
@@ -15,6 +10,7 @@ import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
+import dev.lethe.server.store.GrpcStoreServer;
 import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.store.core.Store;
 import io.javalin.Javalin;
@@ -45,9 +41,12 @@ public final class LetheServer implements AutoCloseable {
   private final String host;
   private final long shutdownTimeoutMs;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final GrpcStoreServer grpc; // the store's gRPC port; null when lethe.store.grpc-port is 0
 
-  private LetheServer(ServerComponents components, HttpApp http, String host, long shutdownTimeoutMs) {
+  private LetheServer(ServerComponents components, HttpApp http, GrpcStoreServer grpc, String host,
+      long shutdownTimeoutMs) {
     this.components = components;
+    this.grpc = grpc;
     this.app = http.app;
     this.gate = http.gate;
     this.host = host;
@@ -60,29 +59,9 @@ public final class LetheServer implements AutoCloseable {
    * @throws ConfigException if the auth file is invalid (the message names {@code lethe.auth.file})
    */
   public static LetheServer start(ServerConfig config) {
-    AccessCheck access = AccessCheck.ALLOW_ALL;
-    // logged once the server started: a start refused on its paths prints its one error line alone
-    // (docs/design/0410-operations.md §3)
-    Runnable announce;
-    if (config.authFile() != null) {
-      try {
-        AuthFile file = new AuthFileLoader().load(config.authFile());
-        access = new AuthorizerAccessCheck(Authorizer.of(file));
-        // the operator sees from the log alone that the file took effect, and which one
-        announce = () -> LOG.info("Auth is on: {} principal(s) from {} ({})", file.principals().size(),
-            config.authFile(), ConfigKeys.AUTH_FILE);
-      } catch (InvalidAuthFileException e) {
-        throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
-      }
-    } else if (!config.bindsLoopbackOnly()) {
-      announce = () -> LOG.warn("Auth is off ({} not set) and the server binds {}: anyone who can reach it can "
-          + "change the catalog", ConfigKeys.AUTH_FILE, config.host());
-    } else {
-      announce = () -> LOG.info("Auth is off ({} not set): every request is allowed; the server binds {} only",
-          ConfigKeys.AUTH_FILE, config.host());
-    }
-    LetheServer server = start(config, access);
-    announce.run();
+    ServerAuth auth = ServerAuth.load(config);
+    LetheServer server = start(config, auth.access());
+    auth.announce().run();
     return server;
   }
 
@@ -95,19 +74,28 @@ public final class LetheServer implements AutoCloseable {
     WritablePaths.check(config);
     ServerComponents components = ServerComponents.open(config, Clock.systemUTC());
     HttpApp http;
+    GrpcStoreServer grpc = null;
     try {
       http = HttpApp.create(config, components, access);
+      grpc = GrpcStoreServer.startIfOn(http.storeService, config); // before HTTP answers (docs/design/0141)
       http.app.start(config.host(), config.port());
     } catch (RuntimeException e) {
+      if (grpc != null) {
+        grpc.close();
+      }
       components.close();
       throw e;
     }
-    LetheServer server = new LetheServer(components, http, config.host(), OperationsConfig.shutdownTimeoutMs(config.properties()));
+    LetheServer server = new LetheServer(components, http, grpc, config.host(),
+        OperationsConfig.shutdownTimeoutMs(config.properties()));
+    if (grpc != null) {
+      LOG.info("Lethe Store over gRPC at {}", server.grpcStoreUri());
+    }
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
     LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), components.storeSettings.redactedUri(),
         components.storeSettings.ancestorCap());
-    if (components.store instanceof dev.lethe.store.s3.S3Store s3) {
-      LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3)); // docs/design/0131-qualify-s3-probe.md
+    if (components.store instanceof dev.lethe.store.s3.S3Store s3) { // docs/design/0131-qualify-s3-probe.md
+      LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3));
     }
     return server;
   }
@@ -127,8 +115,17 @@ public final class LetheServer implements AutoCloseable {
     return base() + StoreRoutes.ROOT;
   }
 
+  /** The store's gRPC URI, e.g. {@code grpc://127.0.0.1:9002}, or null when {@code lethe.store.grpc-port} is 0. */
+  public String grpcStoreUri() {
+    return grpc == null ? null : "grpc://" + hostPort(grpc.port());
+  }
+
   private String base() {
-    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+    return "http://" + hostPort(port());
+  }
+
+  private String hostPort(int port) {
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
   }
 
   /** The store served under {@code /store/v1} (for components in the same process and tests). */
@@ -160,9 +157,20 @@ public final class LetheServer implements AutoCloseable {
     }
     try {
       gate.close();
+      if (grpc != null) {
+        grpc.refuseNew();
+      }
       drain();
+      if (grpc != null && !grpc.drain(shutdownTimeoutMs)) {
+        LOG.warn("gRPC calls still running {} ms after the stop began; cancelling them", shutdownTimeoutMs);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       try {
+        if (grpc != null) {
+          grpc.close();
+        }
         app.stop();
       } catch (RuntimeException e) {
         // Jetty stopped everything but some connection did not close within its timeout: nothing left to wait for

@@ -1,15 +1,12 @@
 package dev.lethe.cli.store;
 
 import dev.lethe.store.core.Store;
-import dev.lethe.store.core.memory.MemoryStore;
-import dev.lethe.store.fs.FsStore;
+import dev.lethe.store.core.substrate.BadStoreUriException;
+import dev.lethe.store.core.substrate.StoreProviders;
+import dev.lethe.store.core.substrate.StoreUriRequest;
 import dev.lethe.store.git.GitStore;
-import dev.lethe.store.jdbc.JdbcStore;
-import dev.lethe.store.jdbc.JdbcVendor;
-import dev.lethe.store.remote.RemoteStore;
 import dev.lethe.store.s3.S3Location;
 import dev.lethe.store.s3.S3Settings;
-import dev.lethe.store.s3.S3Store;
 import java.util.Optional;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +19,8 @@ import java.time.Clock;
  * jdbc:h2:…} (a JDBC store; credentials as URL parameters), {@code s3://bucket/prefix} (an S3
  * store; {@code lethe.store.s3.*} settings and the AWS environment, docs/store.md "S3"), {@code
  * git:DIR} (a git work tree, docs/store.md "git:") or {@code memory:} (an empty store that lives
- * for one command; for tests).
+ * for one command; for tests), or any other a {@link dev.lethe.store.core.substrate.StoreProvider} on the
+ * class path opens (docs/design/0140-store-provider-spi.md).
  */
 final class StoreUri {
 
@@ -88,59 +86,17 @@ final class StoreUri {
     if (uri == null || uri.isEmpty()) {
       throw new UsageException(option + " must not be empty (e.g. file:./data)");
     }
-    if (uri.equals("memory:")) {
-      return new MemoryStore(cap, clock);
+    java.util.Map<String, String> s3 = S3Location.supports(uri)
+        ? S3Settings.fromProcess(environment, System.getProperties()) : java.util.Map.of();
+    // one connection serves a command; a second lets a sync read one side while writing it
+    StoreUriRequest request = new StoreUriRequest(uri, cap, clock, token, 2, s3, environment, false);
+    try {
+      // a server's store keeps its own ancestor cap; --ancestor-cap does not apply to it. An
+      // unreachable endpoint or database: UncheckedIOException, exit 1
+      return StoreProviders.open(request);
+    } catch (BadStoreUriException e) {
+      throw new UsageException(option + e.detail());
     }
-    if (uri.startsWith("file:")) {
-      String dir = uri.substring("file:".length());
-      if (dir.startsWith("//")) {
-        dir = dir.substring(2);
-      }
-      if (dir.isEmpty()) {
-        throw new UsageException(option + " '" + uri + "' names no directory (e.g. file:./data)");
-      }
-      Path root = Path.of(dir);
-      if (Files.exists(root) && !Files.isDirectory(root)) {
-        throw new UsageException(option + " '" + uri + "': " + root + " is not a directory");
-      }
-      return new FsStore(root, cap, clock);
-    }
-    if (uri.startsWith(GitStore.SCHEME)) {
-      try {
-        return GitStore.open(gitDirectory(option, uri), cap, clock);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(option + " '" + uri + "': " + e.getMessage());
-      }
-    }
-    if (RemoteStore.supports(uri)) {
-      try {
-        // the server's store keeps its own ancestor cap; --ancestor-cap does not apply to it
-        return RemoteStore.open(uri, token);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(option + ": " + e.getMessage());
-      }
-    }
-    if (S3Location.supports(uri)) {
-      java.util.Map<String, String> settings = S3Settings.fromProcess(environment, System.getProperties());
-      try {
-        S3Settings.resolve(S3Location.parse(uri), settings, environment);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException(option + ": " + e.getMessage());
-      }
-      // an unreachable endpoint, a missing bucket or missing credentials: UncheckedIOException, exit 1
-      return S3Store.open(uri, settings, environment, cap, clock);
-    }
-    if (uri.startsWith("jdbc:")) {
-      if (!JdbcVendor.supports(uri)) {
-        throw new UsageException(option + ": " + JdbcVendor.describeUnsupported(uri));
-      }
-      // one connection serves a command; a second lets a sync read one side while writing it
-      return JdbcStore.open(uri, 2, cap, clock);
-    }
-    int colon = uri.indexOf(':');
-    String scheme = colon > 0 ? uri.substring(0, colon) : uri;
-    throw new UsageException(option + " '" + uri + "': scheme '" + scheme
-        + "' is not supported by this build (use file:DIR, git:DIR, http(s)://host:port, jdbc:…, s3://bucket/prefix or memory:)");
   }
 
   private static Path gitDirectory(String option, String uri) {

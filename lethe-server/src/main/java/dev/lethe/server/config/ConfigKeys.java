@@ -61,6 +61,11 @@ public final class ConfigKeys {
   /** Most pooled connections of a {@code jdbc:} store; default 10. */
   public static final String STORE_POOL_SIZE = STORE + "pool-size";
   /**
+   * Port of the store's gRPC transport (docs/store.md "gRPC"): 0 = off; default 9002, or any free
+   * port when {@link #PORT} is 0.
+   */
+  public static final String STORE_GRPC_PORT = STORE + "grpc-port";
+  /**
    * For tests only: a file holding the store's "now" in ms since the epoch, read on every use of
    * the store's clock (stamps of created, updated, deletedAt and blob times); default none, the
    * system clock.
@@ -72,7 +77,7 @@ public final class ConfigKeys {
 
   /** Every store key. */
   public static final java.util.List<String> STORE_KEYS = java.util.stream.Stream.concat(
-      java.util.stream.Stream.of(STORE_URI, STORE_ANCESTOR_CAP, STORE_POOL_SIZE, STORE_TESTING_CLOCK_FILE),
+      java.util.stream.Stream.of(STORE_URI, STORE_ANCESTOR_CAP, STORE_POOL_SIZE, STORE_GRPC_PORT, STORE_TESTING_CLOCK_FILE),
       STORE_S3_KEYS.stream()).toList();
 
   /** Prefix of the asynchronous purge keys (docs/purge.md "Configuration"). */

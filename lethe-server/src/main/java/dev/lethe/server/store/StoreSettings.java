@@ -1,18 +1,14 @@
 package dev.lethe.server.store;
 
 import dev.lethe.store.core.Store;
-import dev.lethe.store.fs.FsStore;
-import dev.lethe.store.git.GitStore;
-import dev.lethe.store.jdbc.JdbcStore;
+import dev.lethe.store.core.substrate.StoreProviders;
+import dev.lethe.store.core.substrate.StoreUriRequest;
 import dev.lethe.store.jdbc.JdbcUrls;
-import dev.lethe.store.s3.S3Location;
-import dev.lethe.store.s3.S3Store;
-import java.util.Map;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The store a server serves under {@code /store/v1/} (docs/store.md "The store server").
@@ -42,26 +38,9 @@ public record StoreSettings(String uri, int ancestorCap, int poolSize, Path cloc
    */
   public Store open(Clock systemClock) {
     Clock clock = clockFile == null ? systemClock : new FileClock(clockFile);
-    if (uri.startsWith("jdbc:")) {
-      return JdbcStore.open(uri, poolSize, ancestorCap, clock);
-    }
-    if (uri.startsWith(GitStore.SCHEME)) {
-      return GitStore.open(GitStore.directoryOf(uri).orElseThrow(), ancestorCap, clock);
-    }
-    if (S3Location.supports(uri)) {
-      return S3Store.open(uri, s3, System.getenv(), ancestorCap, clock);
-    }
-    String dir = uri.substring("file:".length());
-    if (dir.startsWith("//")) {
-      dir = dir.substring(2);
-    }
-    Path root = Path.of(dir);
-    try {
-      Files.createDirectories(root);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create store directory " + root, e);
-    }
-    return new FsStore(root, ancestorCap, clock);
+    // any URI a provider on the class path opens (docs/design/0140-store-provider-spi.md)
+    return StoreProviders.open(new StoreUriRequest(uri, ancestorCap, clock, Optional.empty(), poolSize, s3,
+        System.getenv(), true));
   }
 
   @Override

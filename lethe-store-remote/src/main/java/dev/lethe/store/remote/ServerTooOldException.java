@@ -21,4 +21,17 @@ public final class ServerTooOldException extends UncheckedIOException {
     super(what + " from " + server, new IOException("the server is too old for replication (HTTP " + status
         + " on " + request + "): upgrade it to a lethe server with the /store/v1/raw routes"));
   }
+
+  /**
+   * A server on another transport that lacks a replication call.
+   *
+   * @param what the call that could not be made, e.g. {@code Cannot read ns/col/id}
+   * @param server the server's address
+   * @param answer what the server answered, e.g. {@code gRPC UNIMPLEMENTED on GetRaw}
+   * @param upgrade what the server needs, e.g. {@code the gRPC replication calls}
+   */
+  public ServerTooOldException(String what, String server, String answer, String upgrade) {
+    super(what + " from " + server, new IOException("the server is too old for replication (" + answer
+        + "): upgrade it to a lethe server with " + upgrade));
+  }
 }

@@ -1,0 +1,137 @@
+package dev.lethe.server.store;
+
+import dev.lethe.server.config.ConfigException;
+import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.store.grpc.GrpcWire;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The store's gRPC port (docs/design/0141-grpc-transport.md): {@link GrpcStoreService} over the
+ * same {@link StoreService} as the HTTP routes, plaintext HTTP/2 on {@code lethe.store.grpc-port}.
+ *
+ * <p>Stopping follows the server's order: {@link #refuseNew()} (new calls fail {@code
+ * UNAVAILABLE}), {@link #drain(long)} (calls in flight finish), {@link #close()} (the rest are
+ * cancelled).
+ */
+public final class GrpcStoreServer implements AutoCloseable {
+
+  private final Server server;
+  private volatile boolean stopping;
+
+  private GrpcStoreServer(Server server) {
+    this.server = server;
+  }
+
+  /**
+   * The port {@code lethe.store.grpc-port} asks for: its value (0 = off, 1–65535), or when unset
+   * {@value GrpcWire#DEFAULT_PORT}, except on a server whose HTTP port is 0 (any free port),
+   * which gets any free gRPC port too.
+   *
+   * @return the port to bind, 0 for any free one, or -1 for off
+   * @throws ConfigException for a value that is not a port
+   */
+  public static int port(Map<String, String> values, int httpPort) {
+    String v = values.get(ConfigKeys.STORE_GRPC_PORT);
+    if (v == null || v.isBlank()) {
+      return httpPort == 0 ? 0 : GrpcWire.DEFAULT_PORT;
+    }
+    int port;
+    try {
+      port = Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("Invalid " + ConfigKeys.STORE_GRPC_PORT + ": not a number: " + v.trim());
+    }
+    if (port < 0 || port > 65535) {
+      throw new ConfigException("Invalid " + ConfigKeys.STORE_GRPC_PORT + ": " + port + " (expected 0 for off or 1 to 65535)");
+    }
+    return port == 0 ? -1 : port;
+  }
+
+  /**
+   * Starts serving {@code service} where {@code lethe.store.grpc-port} says (see {@link #port}).
+   *
+   * @return the started server, or null when the port is 0 (off)
+   * @throws ConfigException for a value that is not a port
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public static GrpcStoreServer startIfOn(StoreService service, dev.lethe.server.config.ServerConfig config) {
+    int port = port(config.properties(), config.port());
+    return port < 0 ? null : start(service, config.host(), port, config.maxRequestBytes());
+  }
+
+  /**
+   * Starts serving {@code service} on {@code host:port}.
+   *
+   * @param port as {@link #port}: 0 for any free port (not -1)
+   * @param maxMessageBytes largest request message, bytes (the HTTP body limit)
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public static GrpcStoreServer start(StoreService service, String host, int port, long maxMessageBytes) {
+    GrpcStoreServer[] self = new GrpcStoreServer[1];
+    GrpcStoreService calls = new GrpcStoreService(service, () -> self[0] != null && self[0].stopping);
+    ServerInterceptor authorization = new ServerInterceptor() {
+      @Override
+      public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+          ServerCallHandler<Q, A> next) {
+        Context ctx = Context.current().withValue(GrpcStoreService.AUTHORIZATION, headers.get(GrpcWire.AUTHORIZATION));
+        return Contexts.interceptCall(ctx, call, headers, next);
+      }
+    };
+    Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxMessageBytes))
+        .addService(ServerInterceptors.intercept(calls, authorization))
+        .build();
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serve gRPC on " + host + ":" + port + " (" + ConfigKeys.STORE_GRPC_PORT + ")", e);
+    }
+    self[0] = new GrpcStoreServer(server);
+    return self[0];
+  }
+
+  /** The bound port. */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** New calls are refused ({@code UNAVAILABLE}); calls in flight go on. */
+  public void refuseNew() {
+    stopping = true;
+    server.shutdown();
+  }
+
+  /**
+   * Waits up to {@code timeoutMs} for calls in flight to finish.
+   *
+   * @return whether none is left
+   */
+  public boolean drain(long timeoutMs) throws InterruptedException {
+    return server.awaitTermination(timeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** Cancels calls still running and releases the port. Idempotent. */
+  @Override
+  public void close() {
+    stopping = true;
+    server.shutdownNow();
+    try {
+      server.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

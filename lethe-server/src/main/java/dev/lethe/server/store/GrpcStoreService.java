@@ -1,0 +1,445 @@
+package dev.lethe.server.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.ByteString;
+import dev.lethe.server.auth.Principal;
+import dev.lethe.store.core.Committed;
+import dev.lethe.store.core.Conflict;
+import dev.lethe.store.core.DeleteResult;
+import dev.lethe.store.core.Deleted;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.Page;
+import dev.lethe.store.core.PutResult;
+import dev.lethe.store.core.RawPut;
+import dev.lethe.store.core.Record;
+import dev.lethe.store.core.RecordKey;
+import dev.lethe.store.core.Revision;
+import dev.lethe.store.core.blob.BlobRef;
+import dev.lethe.store.core.format.CorruptRecordException;
+import dev.lethe.store.core.format.DraftJson;
+import dev.lethe.store.core.format.RecordJson;
+import dev.lethe.store.core.format.RevisionJson;
+import dev.lethe.store.core.format.StrictJson;
+import dev.lethe.store.grpc.GrpcWire;
+import dev.lethe.store.grpc.proto.BatchOutcome;
+import dev.lethe.store.grpc.proto.BlobInfo;
+import dev.lethe.store.grpc.proto.BlobRequest;
+import dev.lethe.store.grpc.proto.DeleteReply;
+import dev.lethe.store.grpc.proto.DeleteRequest;
+import dev.lethe.store.grpc.proto.Expected;
+import dev.lethe.store.grpc.proto.GetBlobReply;
+import dev.lethe.store.grpc.proto.HasBlobReply;
+import dev.lethe.store.grpc.proto.InfoReply;
+import dev.lethe.store.grpc.proto.InfoRequest;
+import dev.lethe.store.grpc.proto.KeyRequest;
+import dev.lethe.store.grpc.proto.LetheStoreGrpc;
+import dev.lethe.store.grpc.proto.ListBlobsReply;
+import dev.lethe.store.grpc.proto.ListBlobsRequest;
+import dev.lethe.store.grpc.proto.ListChunk;
+import dev.lethe.store.grpc.proto.ListReply;
+import dev.lethe.store.grpc.proto.ListRequest;
+import dev.lethe.store.grpc.proto.PurgeRequest;
+import dev.lethe.store.grpc.proto.PutBlobReply;
+import dev.lethe.store.grpc.proto.PutBlobRequest;
+import dev.lethe.store.grpc.proto.PutRawBatchReply;
+import dev.lethe.store.grpc.proto.PutRawBatchRequest;
+import dev.lethe.store.grpc.proto.PutReply;
+import dev.lethe.store.grpc.proto.PutRequest;
+import dev.lethe.store.grpc.proto.RecordReply;
+import dev.lethe.store.grpc.proto.RemoveBlobReply;
+import dev.lethe.store.grpc.proto.RemoveBlobRequest;
+import io.grpc.Context;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store's gRPC calls (docs/design/0141-grpc-transport.md): each parses its request, makes one
+ * {@link StoreService} call — the same service, access checks and author stamping as the HTTP
+ * routes — and maps the outcome. Committed / Deleted are replies; a Conflict is {@code ABORTED}
+ * with the stored record in the {@link GrpcWire#CONFLICT_RECORD} trailer; NotFound on a put is
+ * {@code FAILED_PRECONDITION}. Failures map as {@link StoreErrors} maps them for HTTP: {@link
+ * IllegalArgumentException} → {@code INVALID_ARGUMENT}, {@link NotAuthorizedException} → {@code
+ * UNAUTHENTICATED}, {@link ForbiddenException} → {@code PERMISSION_DENIED}, anything while the
+ * server stops or {@link UncheckedIOException} → {@code UNAVAILABLE}, {@link
+ * CorruptRecordException} → {@code INTERNAL} with the key in {@link GrpcWire#CORRUPT_KEY},
+ * anything else → {@code INTERNAL}, details only in the server log.
+ *
+ * <p>Thread-safe.
+ */
+final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
+  private static final Logger LOG = LoggerFactory.getLogger(GrpcStoreService.class);
+
+  /** The raw {@code authorization} header of the current call, set by {@link GrpcStoreServer}. */
+  static final Context.Key<String> AUTHORIZATION = Context.key("lethe-authorization");
+
+  private static final RecordJson JSON = new RecordJson();
+
+  private final StoreService service;
+  private final BooleanSupplier stopping;
+
+  GrpcStoreService(StoreService service, BooleanSupplier stopping) {
+    this.service = Objects.requireNonNull(service, "service");
+    this.stopping = Objects.requireNonNull(stopping, "stopping");
+  }
+
+  /** One call's work: identifies the caller first, as the HTTP routes do. */
+  private interface Call<T> {
+    T run(Optional<Principal> caller);
+  }
+
+  private <T> void unary(String rpc, StreamObserver<T> out, Call<T> call) {
+    T reply;
+    try {
+      reply = call.run(service.caller(AUTHORIZATION.get()));
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
+      return;
+    } catch (RuntimeException e) {
+      out.onError(status(rpc, e));
+      return;
+    }
+    out.onNext(reply);
+    out.onCompleted();
+  }
+
+  @Override
+  public void info(InfoRequest request, StreamObserver<InfoReply> out) {
+    unary("Info", out, auth -> {
+      StoreService.Info i = service.info(auth);
+      return InfoReply.newBuilder().setFormatVersion(i.formatVersion()).setAncestorCap(i.ancestorCap())
+          .setMaxPageSize(i.maxPageSize()).setMaxBatchItems(i.maxBatchItems()).build();
+    });
+  }
+
+  @Override
+  public void get(KeyRequest request, StreamObserver<RecordReply> out) {
+    unary("Get", out, auth -> recordReply(service.get(auth, key(request.getKey()))));
+  }
+
+  @Override
+  public void getRaw(KeyRequest request, StreamObserver<RecordReply> out) {
+    unary("GetRaw", out, auth -> recordReply(service.getRaw(auth, key(request.getKey()))));
+  }
+
+  @Override
+  public void list(ListRequest request, StreamObserver<ListReply> out) {
+    unary("List", out, auth -> {
+      KeyPrefix prefix = prefix(request);
+      Page p = service.list(auth, prefix, after(request), Page.checkLimit(request.getPageSize()));
+      ListReply.Builder b = ListReply.newBuilder().setMore(p.next().isPresent());
+      p.records().forEach(r -> b.addRecordJson(encode(r)));
+      return b.build();
+    });
+  }
+
+  /**
+   * Streams raw records: with {@code page_size} 1 to the largest page, exactly the store's one
+   * page ({@code more} on the last chunk when another follows); with {@code page_size} 0 every
+   * record, a store page of {@value GrpcWire#CHUNK} at a time. A page goes out in chunks of at
+   * most {@value #CHUNK_BYTES} bytes of records (a single larger record alone).
+   */
+  @Override
+  public void listRaw(ListRequest request, StreamObserver<ListChunk> out) {
+    try {
+      Optional<Principal> auth = service.caller(AUTHORIZATION.get());
+      KeyPrefix prefix = prefix(request);
+      Optional<RecordKey> after = after(request);
+      if (request.getPageSize() != 0) {
+        Page p = service.listRaw(auth, prefix, after, Page.checkLimit(request.getPageSize()));
+        send(out, p.records(), p.next().isPresent());
+      } else {
+        Page p;
+        do {
+          p = service.listRaw(auth, prefix, after, GrpcWire.CHUNK);
+          send(out, p.records(), false);
+          after = p.next();
+        } while (after.isPresent());
+      }
+      out.onCompleted();
+    } catch (RuntimeException e) {
+      out.onError(status("ListRaw", e));
+    }
+  }
+
+  /** Bytes of records in one {@link ListChunk}, well under any message limit. */
+  static final int CHUNK_BYTES = 1 << 20;
+
+  private static void send(StreamObserver<ListChunk> out, List<Record> records, boolean more) {
+    ListChunk.Builder b = ListChunk.newBuilder();
+    long bytes = 0;
+    for (Record r : records) {
+      ByteString encoded = encode(r);
+      if (b.getRecordJsonCount() > 0 && bytes + encoded.size() > CHUNK_BYTES) {
+        out.onNext(b.build());
+        b = ListChunk.newBuilder();
+        bytes = 0;
+      }
+      b.addRecordJson(encoded);
+      bytes += encoded.size();
+    }
+    out.onNext(b.setMore(more).build());
+  }
+
+  @Override
+  public void put(PutRequest request, StreamObserver<PutReply> out) {
+    unary("Put", out, auth -> {
+      RecordKey key = key(request.getKey());
+      DraftJson.Parsed draft = DraftJson.parse(request.getRecordJson().toByteArray(), key);
+      if (draft.expected().isPresent()) {
+        throw new IllegalArgumentException("Invalid record draft: the expected revision goes in PutRequest.expected,"
+            + " not in the draft");
+      }
+      Optional<Revision> expected = expected(request.hasExpected(), request.getExpected());
+      return putReply(service.put(auth, draft.draft(), expected), expected.isEmpty());
+    });
+  }
+
+  @Override
+  public void putRaw(PutRequest request, StreamObserver<PutReply> out) {
+    unary("PutRaw", out, auth -> {
+      RecordKey key = key(request.getKey());
+      Record record = StoreRequests.rawRecord(request.getRecordJson().toByteArray(), key);
+      Optional<Revision> expected = expected(request.hasExpected(), request.getExpected());
+      return putReply(service.putRaw(auth, record, expected), expected.isEmpty());
+    });
+  }
+
+  @Override
+  public void putRawBatch(PutRawBatchRequest request, StreamObserver<PutRawBatchReply> out) {
+    unary("PutRawBatch", out, auth -> {
+      String namespace = new KeyPrefix(request.getNamespace(), null).namespace();
+      int n = request.getItemsCount();
+      if (n == 0 || n > StoreService.MAX_BATCH_ITEMS) {
+        throw new IllegalArgumentException("Invalid batch: " + n + " items, expected 1 to "
+            + StoreService.MAX_BATCH_ITEMS + " (nothing written)");
+      }
+      List<RawPut> items = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        PutRequest item = request.getItems(i);
+        try {
+          Record r = StoreRequests.rawRecord(item.getRecordJson().toByteArray(), key(item.getKey()));
+          if (!r.key().namespace().equals(namespace)) {
+            throw new IllegalArgumentException("its key " + r.key() + " is not in the batch's namespace " + namespace);
+          }
+          dev.lethe.store.core.planner.RawPutPlanner.problem(r).ifPresent(problem -> {
+            throw new IllegalArgumentException("record " + r.key() + ": " + problem);
+          });
+          items.add(new RawPut(r, expected(item.hasExpected(), item.getExpected())));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("Invalid batch item " + i + ": " + e.getMessage() + " (nothing written)", e);
+        }
+      }
+      PutRawBatchReply.Builder b = PutRawBatchReply.newBuilder();
+      for (PutResult result : service.putRawBatch(auth, namespace, items)) {
+        BatchOutcome.Builder o = BatchOutcome.newBuilder();
+        if (result instanceof Committed c) {
+          o.setKind(BatchOutcome.Kind.COMMITTED).setRecordJson(encode(c.record()));
+        } else if (result instanceof Conflict c) {
+          o.setKind(BatchOutcome.Kind.CONFLICT).setRecordJson(encode(c.current()));
+        } else {
+          o.setKind(BatchOutcome.Kind.NOT_FOUND);
+        }
+        b.addOutcomes(o);
+      }
+      return b.build();
+    });
+  }
+
+  @Override
+  public void delete(DeleteRequest request, StreamObserver<DeleteReply> out) {
+    unary("Delete", out, auth -> {
+      RecordKey key = key(request.getKey());
+      Optional<String> author = author(request.getAuthorJson());
+      return deleteReply(service.delete(auth, key, expected(request.hasExpected(), request.getExpected()), author));
+    });
+  }
+
+  @Override
+  public void purge(PurgeRequest request, StreamObserver<DeleteReply> out) {
+    unary("Purge", out, auth -> deleteReply(
+        service.purge(auth, key(request.getKey()), expected(request.hasExpected(), request.getExpected()))));
+  }
+
+  @Override
+  public void putBlob(PutBlobRequest request, StreamObserver<PutBlobReply> out) {
+    unary("PutBlob", out, auth -> {
+      BlobRef ref = service.putBlob(auth, blobHash(request.getHash()), request.getContent().toByteArray());
+      return PutBlobReply.newBuilder().setHash(ref.hash()).setLength(ref.length()).build();
+    });
+  }
+
+  @Override
+  public void getBlob(BlobRequest request, StreamObserver<GetBlobReply> out) {
+    unary("GetBlob", out, auth -> {
+      Optional<byte[]> content = service.getBlob(auth, blobHash(request.getHash()));
+      return content.map(c -> GetBlobReply.newBuilder().setFound(true).setContent(ByteString.copyFrom(c)).build())
+          .orElse(GetBlobReply.getDefaultInstance());
+    });
+  }
+
+  @Override
+  public void hasBlob(BlobRequest request, StreamObserver<HasBlobReply> out) {
+    unary("HasBlob", out, auth ->
+        HasBlobReply.newBuilder().setFound(service.hasBlob(auth, blobHash(request.getHash()))).build());
+  }
+
+  @Override
+  public void listBlobs(ListBlobsRequest request, StreamObserver<ListBlobsReply> out) {
+    unary("ListBlobs", out, auth -> {
+      Optional<String> after = request.getStartAfter().isEmpty() ? Optional.empty()
+          : Optional.of(blobHash(request.getStartAfter()));
+      StoreService.BlobPage page = service.listBlobs(auth, after, Page.checkLimit(request.getPageSize()));
+      ListBlobsReply.Builder b = ListBlobsReply.newBuilder().setMore(page.next().isPresent());
+      page.blobs().forEach(i -> b.addBlobs(
+          BlobInfo.newBuilder().setHash(i.hash()).setLength(i.length()).setStoredAtMs(i.storedAt())));
+      return b.build();
+    });
+  }
+
+  @Override
+  public void removeBlob(RemoveBlobRequest request, StreamObserver<RemoveBlobReply> out) {
+    unary("RemoveBlob", out, auth -> {
+      if (request.getStoredAtOrBeforeMs() < 0) {
+        throw new IllegalArgumentException("Invalid stored_at_or_before_ms: " + request.getStoredAtOrBeforeMs()
+            + " (ms since the epoch, at least 0)");
+      }
+      return RemoveBlobReply.newBuilder()
+          .setRemoved(service.removeBlob(auth, blobHash(request.getHash()), request.getStoredAtOrBeforeMs())).build();
+    });
+  }
+
+  // ---- parsing ------------------------------------------------------------------------------
+
+  private static RecordKey key(String text) {
+    return RecordKey.parse(text);
+  }
+
+  private static KeyPrefix prefix(ListRequest r) {
+    if (r.getNamespace().isEmpty()) {
+      if (!r.getCollection().isEmpty()) {
+        throw new IllegalArgumentException("Invalid listing: a collection needs a namespace");
+      }
+      return KeyPrefix.all();
+    }
+    return new KeyPrefix(r.getNamespace(), r.getCollection().isEmpty() ? null : r.getCollection());
+  }
+
+  private static Optional<RecordKey> after(ListRequest r) {
+    return r.getStartAfter().isEmpty() ? Optional.empty() : Optional.of(RecordKey.parse(r.getStartAfter()));
+  }
+
+  private static Optional<Revision> expected(boolean present, Expected e) {
+    return present ? Optional.of(RevisionJson.parse(e.getRevision())) : Optional.empty();
+  }
+
+  /** {@code author_json}: empty for none, else a JSON string naming the claimed deleter. */
+  private static Optional<String> author(String json) {
+    if (json.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonNode n = StrictJson.read(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), "author_json");
+    if (n.isNull()) {
+      return Optional.empty();
+    }
+    if (!n.isTextual() || n.textValue().isBlank()) {
+      throw new IllegalArgumentException("Invalid author_json: expected a non-empty JSON string or null");
+    }
+    return Optional.of(n.textValue());
+  }
+
+  private static String blobHash(String hash) {
+    if (!dev.lethe.store.core.ContentHash.isValid(hash)) {
+      throw new IllegalArgumentException("Invalid blob hash '" + StoreRequests.printable(hash)
+          + "': expected 64 lowercase hex characters (the SHA-256 of the content)");
+    }
+    return hash;
+  }
+
+  // ---- answers ------------------------------------------------------------------------------
+
+  private static ByteString encode(Record r) {
+    return ByteString.copyFrom(JSON.encode(r));
+  }
+
+  private static RecordReply recordReply(Optional<Record> r) {
+    return r.map(rec -> RecordReply.newBuilder().setFound(true).setRecordJson(encode(rec)).build())
+        .orElse(RecordReply.getDefaultInstance());
+  }
+
+  private static PutReply putReply(PutResult result, boolean creating) {
+    if (result instanceof Committed c) {
+      return PutReply.newBuilder().setRecordJson(encode(c.record())).setCreated(creating).build();
+    }
+    if (result instanceof Conflict c) {
+      throw conflict(c.current());
+    }
+    throw Status.FAILED_PRECONDITION
+        .withDescription("Not found: the key holds no record to match the expected revision (nothing written)")
+        .asRuntimeException();
+  }
+
+  private static DeleteReply deleteReply(DeleteResult result) {
+    if (result instanceof Conflict c) {
+      throw conflict(c.current());
+    }
+    return ((Deleted) result).tombstone()
+        .map(t -> DeleteReply.newBuilder().setWritten(true).setRecordJson(encode(t)).build())
+        .orElse(DeleteReply.getDefaultInstance());
+  }
+
+  private static StatusRuntimeException conflict(Record stored) {
+    Metadata trailers = new Metadata();
+    trailers.put(GrpcWire.CONFLICT_RECORD, JSON.encode(stored));
+    return Status.ABORTED.withDescription("Conflict: " + stored.key() + " is at revision "
+        + RevisionJson.format(stored.revision()) + " (nothing written)").asRuntimeException(trailers);
+  }
+
+  /** The status of a failure, as {@link StoreErrors#write} maps it for HTTP. */
+  private StatusRuntimeException status(String rpc, RuntimeException e) {
+    if (e instanceof IllegalArgumentException) {
+      return Status.INVALID_ARGUMENT.withDescription(oneLine(e.getMessage())).asRuntimeException();
+    }
+    if (e instanceof NotAuthorizedException) {
+      return Status.UNAUTHENTICATED.withDescription(oneLine(e.getMessage())).asRuntimeException();
+    }
+    if (e instanceof ForbiddenException) {
+      return Status.PERMISSION_DENIED.withDescription(oneLine(e.getMessage())).asRuntimeException();
+    }
+    if (stopping.getAsBoolean()) {
+      LOG.warn("gRPC {} answered UNAVAILABLE: the server is stopping", rpc);
+      return Status.UNAVAILABLE.withDescription(dev.lethe.server.ShutdownGate.MESSAGE).asRuntimeException();
+    }
+    if (e instanceof CorruptRecordException c) {
+      LOG.error("gRPC {}: {}", rpc, e.getMessage());
+      Metadata trailers = new Metadata();
+      c.key().ifPresent(k -> trailers.put(GrpcWire.CORRUPT_KEY, k.toString()));
+      return Status.INTERNAL.withDescription(oneLine(e.getMessage())).asRuntimeException(trailers);
+    }
+    if (e instanceof UncheckedIOException io) {
+      LOG.error("gRPC {}: the store failed", rpc, io);
+      String cause = io.getCause() == null ? "" : ": " + io.getCause().getMessage();
+      return Status.UNAVAILABLE.withDescription(oneLine(io.getMessage() + cause)).asRuntimeException();
+    }
+    LOG.error("gRPC {} failed", rpc, e);
+    return Status.INTERNAL.withDescription("Internal server error; see the server log").asRuntimeException();
+  }
+
+  private static String oneLine(String m) {
+    if (m == null || m.isBlank()) {
+      return "Bad request";
+    }
+    return m.replace('\n', ' ').replace('\r', ' ');
+  }
+}
