@@ -1,7 +1,7 @@
 package dev.lethe.bench.store;
 
 import dev.lethe.server.LetheServer;
-import dev.lethe.server.ServerConfig;
+import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.store.core.Body;
 import dev.lethe.store.core.Committed;

@@ -20,8 +20,23 @@ import dev.lethe.store.core.format.DraftJson;
 import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.core.format.StrictJson;
+import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.grpc.GrpcWire;
 import dev.lethe.store.grpc.proto.BatchOutcome;
+import dev.lethe.store.grpc.proto.ForgetPeerReply;
+import dev.lethe.store.grpc.proto.ForgetPeerRequest;
+import dev.lethe.store.grpc.proto.LedgerInfoReply;
+import dev.lethe.store.grpc.proto.LedgerInfoRequest;
+import dev.lethe.store.grpc.proto.LedgerPeersReply;
+import dev.lethe.store.grpc.proto.LedgerPeersRequest;
+import dev.lethe.store.grpc.proto.PurgedReply;
+import dev.lethe.store.grpc.proto.PurgedRequest;
+import dev.lethe.store.grpc.proto.RecordCollectReply;
+import dev.lethe.store.grpc.proto.RecordCollectRequest;
+import dev.lethe.store.grpc.proto.RecordPeerReply;
+import dev.lethe.store.grpc.proto.RecordPeerRequest;
+import dev.lethe.store.grpc.proto.TrimPurgedReply;
+import dev.lethe.store.grpc.proto.TrimPurgedRequest;
 import dev.lethe.store.grpc.proto.BlobInfo;
 import dev.lethe.store.grpc.proto.BlobRequest;
 import dev.lethe.store.grpc.proto.DeleteReply;
@@ -74,7 +89,8 @@ import org.slf4j.LoggerFactory;
  * UNAUTHENTICATED}, {@link ForbiddenException} → {@code PERMISSION_DENIED}, anything while the
  * server stops or {@link UncheckedIOException} → {@code UNAVAILABLE}, {@link
  * CorruptRecordException} → {@code INTERNAL} with the key in {@link GrpcWire#CORRUPT_KEY},
- * anything else → {@code INTERNAL}, details only in the server log.
+ * anything else → {@code INTERNAL}, details only in the server log. The ledger calls are {@link
+ * StoreLedgerService}'s, as the HTTP ledger routes are.
  *
  * <p>Thread-safe.
  */
@@ -87,10 +103,12 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
   private static final RecordJson JSON = new RecordJson();
 
   private final StoreService service;
+  private final StoreLedgerService ledger;
   private final BooleanSupplier stopping;
 
   GrpcStoreService(StoreService service, BooleanSupplier stopping) {
     this.service = Objects.requireNonNull(service, "service");
+    this.ledger = new StoreLedgerService(service);
     this.stopping = Objects.requireNonNull(stopping, "stopping");
   }
 
@@ -320,6 +338,66 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
     });
   }
 
+  // ---- ledger (docs/design/0142-ledger-over-grpc.md) -----------------------------------------
+
+  @Override
+  public void ledgerInfo(LedgerInfoRequest request, StreamObserver<LedgerInfoReply> out) {
+    unary("LedgerInfo", out, auth -> {
+      StoreLedgerService.Info i = ledger.info(auth);
+      LedgerInfoReply.Builder b = LedgerInfoReply.newBuilder().setId(i.id()).setNowMs(i.now());
+      i.collectCutoff().ifPresent(b::setCollectCutoffMs);
+      return b.build();
+    });
+  }
+
+  @Override
+  public void ledgerPeers(LedgerPeersRequest request, StreamObserver<LedgerPeersReply> out) {
+    unary("LedgerPeers", out, auth -> {
+      LedgerPeersReply.Builder b = LedgerPeersReply.newBuilder();
+      ledger.peers(auth).forEach(p -> b.addPeerJson(ByteString.copyFromUtf8(LedgerJson.peer(p).toString())));
+      return b.build();
+    });
+  }
+
+  @Override
+  public void recordPeer(RecordPeerRequest request, StreamObserver<RecordPeerReply> out) {
+    unary("RecordPeer", out, auth -> {
+      ledger.recordPeer(auth, request.getId(), () -> StrictJson.read(request.getPeerJson().toByteArray(), "peer_json"));
+      return RecordPeerReply.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void forgetPeer(ForgetPeerRequest request, StreamObserver<ForgetPeerReply> out) {
+    unary("ForgetPeer", out, auth ->
+        ForgetPeerReply.newBuilder().setForgotten(ledger.forgetPeer(auth, request.getId())).build());
+  }
+
+  @Override
+  public void purged(PurgedRequest request, StreamObserver<PurgedReply> out) {
+    unary("Purged", out, auth -> {
+      KeyPrefix prefix = prefix(request.getNamespace(), request.getCollection());
+      PurgedReply.Builder b = PurgedReply.newBuilder();
+      ledger.purged(auth, prefix).forEach(e -> b.addEntries(LedgerJson.entry(e)));
+      return b.build();
+    });
+  }
+
+  @Override
+  public void recordCollect(RecordCollectRequest request, StreamObserver<RecordCollectReply> out) {
+    unary("RecordCollect", out, auth -> {
+      ledger.recordCollect(auth, () -> StoreLedgerService.notNegative(request.getCutoffMs(), "cutoff_ms"));
+      return RecordCollectReply.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void trimPurged(TrimPurgedRequest request, StreamObserver<TrimPurgedReply> out) {
+    unary("TrimPurged", out, auth -> TrimPurgedReply.newBuilder()
+        .setRemoved(ledger.trimPurged(auth, () -> StoreLedgerService.notNegative(request.getBeforeMs(), "before_ms")))
+        .build());
+  }
+
   // ---- parsing ------------------------------------------------------------------------------
 
   private static RecordKey key(String text) {
@@ -327,13 +405,17 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
   }
 
   private static KeyPrefix prefix(ListRequest r) {
-    if (r.getNamespace().isEmpty()) {
-      if (!r.getCollection().isEmpty()) {
+    return prefix(r.getNamespace(), r.getCollection());
+  }
+
+  private static KeyPrefix prefix(String namespace, String collection) {
+    if (namespace.isEmpty()) {
+      if (!collection.isEmpty()) {
         throw new IllegalArgumentException("Invalid listing: a collection needs a namespace");
       }
       return KeyPrefix.all();
     }
-    return new KeyPrefix(r.getNamespace(), r.getCollection().isEmpty() ? null : r.getCollection());
+    return new KeyPrefix(namespace, collection.isEmpty() ? null : collection);
   }
 
   private static Optional<RecordKey> after(ListRequest r) {
@@ -419,7 +501,7 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
     }
     if (stopping.getAsBoolean()) {
       LOG.warn("gRPC {} answered UNAVAILABLE: the server is stopping", rpc);
-      return Status.UNAVAILABLE.withDescription(dev.lethe.server.ShutdownGate.MESSAGE).asRuntimeException();
+      return Status.UNAVAILABLE.withDescription(dev.lethe.server.http.ShutdownGate.MESSAGE).asRuntimeException();
     }
     if (e instanceof CorruptRecordException c) {
       LOG.error("gRPC {}: {}", rpc, e.getMessage());

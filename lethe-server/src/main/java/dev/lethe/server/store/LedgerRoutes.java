@@ -5,14 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.server.http.RequestBody;
-import dev.lethe.server.auth.StoreAction;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.format.StrictJson;
-import dev.lethe.store.core.ledger.Ledger;
 import dev.lethe.store.core.ledger.LedgerJson;
-import dev.lethe.store.core.ledger.Peer;
 import dev.lethe.store.core.ledger.PurgeEntry;
-import dev.lethe.store.core.ledger.StoreIds;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -37,7 +33,8 @@ import java.util.function.BiFunction;
  *   <li>{@code POST /store/v1/ledger/trim}: 200 {@code {removed: n}}, body {@code {before: ms}} (admins).
  * </ul>
  *
- * Bad input is a 400 with a JSON body ({@link dev.lethe.server.http.ErrorMapper}); nothing is changed.
+ * Each route parses its request and makes one {@link StoreLedgerService} call, as the gRPC calls
+ * do. Bad input is a 400 with a JSON body ({@link dev.lethe.server.http.ErrorMapper}); nothing is changed.
  */
 final class LedgerRoutes {
 
@@ -49,10 +46,10 @@ final class LedgerRoutes {
 
   private static final String ROOT = StoreRoutes.ROOT + "/ledger";
 
-  private final StoreService service;
+  private final StoreLedgerService ledger;
 
   LedgerRoutes(StoreService service) {
-    this.service = service;
+    this.ledger = new StoreLedgerService(service);
   }
 
   void register(RoutesConfig routes, BiFunction<String, Body, Handler> wrap) {
@@ -67,41 +64,30 @@ final class LedgerRoutes {
     routes.post(ROOT + "/trim", wrap.apply(ROOT, this::trim));
   }
 
-  private Ledger ledger(Optional<Principal> auth, StoreAction action) {
-    return service.ledger(auth, action, KeyPrefix.all());
-  }
-
   private void info(Context ctx, Optional<Principal> auth) {
-    Ledger l = ledger(auth, StoreAction.INFO);
+    StoreLedgerService.Info i = ledger.info(auth);
     ObjectNode n = StrictJson.mapper().createObjectNode();
-    n.put("id", l.storeId());
-    n.put("now", l.now());
-    l.collectCutoff().ifPresent(c -> n.put("collectCutoff", c));
+    n.put("id", i.id());
+    n.put("now", i.now());
+    i.collectCutoff().ifPresent(c -> n.put("collectCutoff", c));
     json(ctx, 200, n);
   }
 
   private void peers(Context ctx, Optional<Principal> auth) {
     ObjectNode n = StrictJson.mapper().createObjectNode();
     ArrayNode a = n.putArray("peers");
-    ledger(auth, StoreAction.PURGE).peers().forEach(p -> a.add(LedgerJson.peer(p)));
+    ledger.peers(auth).forEach(p -> a.add(LedgerJson.peer(p)));
     json(ctx, 200, n);
   }
 
   private void recordPeer(Context ctx, Optional<Principal> auth) {
-    String id = StoreIds.check(ctx.pathParam("id"));
-    Ledger l = ledger(auth, StoreAction.BLOB_WRITE);
-    Peer p = LedgerJson.peer(StrictJson.read(RequestBody.read(ctx), "peer"));
-    if (!p.id().equals(id)) {
-      throw new IllegalArgumentException("Invalid peer: its id '" + p.id() + "' is not the path's '" + id + "'");
-    }
-    l.recordPeer(p);
+    ledger.recordPeer(auth, ctx.pathParam("id"), () -> StrictJson.read(RequestBody.read(ctx), "peer"));
     ctx.status(204);
   }
 
   private void forgetPeer(Context ctx, Optional<Principal> auth) {
-    String id = StoreIds.check(ctx.pathParam("id"));
     ObjectNode n = StrictJson.mapper().createObjectNode();
-    n.put("forgotten", ledger(auth, StoreAction.PURGE).forgetPeer(id));
+    n.put("forgotten", ledger.forgetPeer(auth, ctx.pathParam("id")));
     json(ctx, 200, n);
   }
 
@@ -109,7 +95,7 @@ final class LedgerRoutes {
     KeyPrefix prefix = StoreRequests.prefix(ctx);
     ObjectNode n = StrictJson.mapper().createObjectNode();
     ArrayNode a = n.putArray("entries");
-    for (PurgeEntry e : service.ledger(auth, StoreAction.LIST, prefix).purged(prefix)) {
+    for (PurgeEntry e : ledger.purged(auth, prefix)) {
       a.add(LedgerJson.entry(e));
     }
     json(ctx, 200, n);
@@ -125,15 +111,13 @@ final class LedgerRoutes {
   }
 
   private void collect(Context ctx, Optional<Principal> auth) {
-    Ledger l = ledger(auth, StoreAction.PURGE);
-    l.recordCollect(field(ctx, "cutoff"));
+    ledger.recordCollect(auth, () -> field(ctx, "cutoff"));
     ctx.status(204);
   }
 
   private void trim(Context ctx, Optional<Principal> auth) {
-    Ledger l = ledger(auth, StoreAction.PURGE);
     ObjectNode n = StrictJson.mapper().createObjectNode();
-    n.put("removed", l.trimPurged(field(ctx, "before")));
+    n.put("removed", ledger.trimPurged(auth, () -> field(ctx, "before")));
     json(ctx, 200, n);
   }
 

@@ -71,6 +71,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -111,6 +112,7 @@ public final class GrpcStore implements Store, AutoCloseable {
   private final String server;
   private final RecordJson json = new RecordJson();
   private final Blobs blobs = new Blobs();
+  private final GrpcLedger ledger = new GrpcLedger(this);
   private volatile InfoReply info;
 
   private GrpcStore(ManagedChannel channel, Channel intercepted, String server) {
@@ -332,6 +334,29 @@ public final class GrpcStore implements Store, AutoCloseable {
     return blobs;
   }
 
+  /** The server's ledger over the gRPC ledger calls (docs/design/0142-ledger-over-grpc.md). */
+  @Override
+  public dev.lethe.store.core.ledger.Ledger ledger() {
+    return ledger;
+  }
+
+  /**
+   * One ledger call: failures map as {@link #failure} maps a replication call's, {@code
+   * UNIMPLEMENTED} being a {@link ServerTooOldException} that asks for the gRPC ledger calls.
+   */
+  <T> T ledgerCall(String what, String rpc, Function<LetheStoreGrpc.LetheStoreBlockingStub, T> send) {
+    try {
+      return send.apply(call());
+    } catch (StatusRuntimeException e) {
+      throw failure(e, what, rpc, true, "the gRPC ledger calls");
+    }
+  }
+
+  /** The server's address, {@code grpc://host:port}. */
+  String server() {
+    return server;
+  }
+
   /** The server's ancestor cap, read once ({@code Info}). */
   @Override
   public int ancestorCap() {
@@ -453,6 +478,10 @@ public final class GrpcStore implements Store, AutoCloseable {
    * anything else → {@link UncheckedIOException} naming the status.
    */
   RuntimeException failure(StatusRuntimeException e, String what, String rpc, boolean raw) {
+    return failure(e, what, rpc, raw, "the gRPC replication calls");
+  }
+
+  private RuntimeException failure(StatusRuntimeException e, String what, String rpc, boolean raw, String upgrade) {
     Status s = e.getStatus();
     String message = s.getDescription() == null ? "" : s.getDescription();
     Metadata trailers = e.getTrailers();
@@ -467,7 +496,7 @@ public final class GrpcStore implements Store, AutoCloseable {
     return switch (s.getCode()) {
       case INVALID_ARGUMENT -> new IllegalArgumentException(message);
       case UNIMPLEMENTED -> raw
-          ? new ServerTooOldException(what, server, "gRPC UNIMPLEMENTED on " + rpc, "the gRPC replication calls")
+          ? new ServerTooOldException(what, server, "gRPC UNIMPLEMENTED on " + rpc, upgrade)
           : new UncheckedIOException(what + " on " + server,
               new IOException("gRPC UNIMPLEMENTED on " + rpc + ": " + message));
       default -> new UncheckedIOException(what + " on " + server, new IOException("gRPC " + s.getCode() + ": " + message,
