@@ -58,7 +58,7 @@ class GrpcStoreOnFileConformanceTest {
 
     @Override
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
-      return pool.open(ancestorCap);
+      return pool.open(ancestorCap, clock);
     }
 
     @Override
@@ -81,7 +81,7 @@ class GrpcStoreOnFileConformanceTest {
 
     @Override
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
-      return pool.open(ancestorCap);
+      return pool.open(ancestorCap, clock);
     }
 
     @Override

@@ -44,7 +44,7 @@ class RemoteStoreOnPostgresConformanceTest {
 
     @Override
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
-      return pool.open(ancestorCap);
+      return pool.open(ancestorCap, clock);
     }
   }
 
@@ -57,7 +57,7 @@ class RemoteStoreOnPostgresConformanceTest {
 
     @Override
     protected Store open(int ancestorCap, MutableClock clock) throws Exception {
-      return pool.open(ancestorCap);
+      return pool.open(ancestorCap, clock);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.lethe.it;
 
 import dev.lethe.store.core.Store;
+import dev.lethe.store.core.testing.MutableClock;
 import dev.lethe.store.grpc.GrpcStore;
 import dev.lethe.store.remote.RemoteStore;
 import java.io.IOException;
@@ -26,8 +27,10 @@ import java.util.stream.Stream;
  * each is a server of its own, started the first time a test needs it and kept for the next
  * tests, which find it emptied: between tests its store is wiped from outside (the files of a
  * {@code file:} store, the tables of a PostgreSQL one) while it is idle. Every server reads its
- * store's clock from one file ({@code lethe.store.testing.clock-file}) that the suite's clock
- * writes, so server-stamped times are the suite's.
+ * store's clock from a file of its own ({@code lethe.store.testing.clock-file}): {@link
+ * #setClock} writes the suite's time to each server's, except while a test has opened the server
+ * with a clock of its own ({@link #open(int, MutableClock)}), which then writes it, so a test can
+ * give two stores two clocks.
  */
 final class StoreServerPool implements AutoCloseable {
 
@@ -37,12 +40,16 @@ final class StoreServerPool implements AutoCloseable {
   /** How the stores reach their servers. */
   enum Transport { HTTP, GRPC }
 
-  private record Server(int cap, LetheProcess process, int grpcPort, Path dataDir, Optional<Backends.Fresh> database) {}
+  private record Server(int cap, LetheProcess process, int grpcPort, Path dataDir, Optional<Backends.Fresh> database,
+      Path clockFile) {}
 
   private final Backend backend;
   private final Transport transport;
   private final Path work;
-  private final Path clockFile;
+  private volatile long sharedMs;
+  /** The clock each server follows in this test, if not the suite's. */
+  private final Map<Server, MutableClock> following = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<MutableClock, Boolean> hooked = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
   private final List<Server> servers = new ArrayList<>();
   private final List<Server> inUse = new ArrayList<>();
   private final Map<Store, Server> opened = new java.util.IdentityHashMap<>();
@@ -55,15 +62,25 @@ final class StoreServerPool implements AutoCloseable {
     this.backend = backend;
     this.transport = transport;
     this.work = Files.createDirectories(work);
-    this.clockFile = work.resolve("clock");
     setClock(System.currentTimeMillis());
   }
 
-  /** Writes the servers' "now" (ms since the epoch), atomically. */
+  /** Writes the servers' "now" (ms since the epoch), atomically, to every server not following a clock of its own. */
   void setClock(long ms) {
+    sharedMs = ms;
+    synchronized (servers) {
+      for (Server s : servers) {
+        if (!following.containsKey(s)) {
+          writeClock(s.clockFile(), ms);
+        }
+      }
+    }
+  }
+
+  private static synchronized void writeClock(Path file, long ms) {
     try {
-      Path tmp = Files.writeString(work.resolve("clock.tmp"), Long.toString(ms));
-      Files.move(tmp, clockFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Path tmp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), Long.toString(ms));
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -81,6 +98,29 @@ final class StoreServerPool implements AutoCloseable {
     }
     inUse.clear();
     opened.clear();
+    following.clear();
+    synchronized (servers) {
+      servers.forEach(s -> writeClock(s.clockFile(), sharedMs));
+    }
+  }
+
+  /**
+   * {@link #open(int)}, the server's store following {@code clock} until the next {@link
+   * #beginTest} instead of the suite's clock.
+   */
+  Store open(int cap, MutableClock clock) throws Exception {
+    Store store = open(cap);
+    Server server = opened.get(store);
+    following.put(server, clock);
+    writeClock(server.clockFile(), clock.millis());
+    if (hooked.putIfAbsent(clock, Boolean.TRUE) == null) {
+      clock.onChange(ms -> following.forEach((s, c) -> {
+        if (c == clock) {
+          writeClock(s.clockFile(), ms);
+        }
+      }));
+    }
+    return store;
   }
 
   /** A store on a server with this cap that no store opened in this test uses yet. */
@@ -88,7 +128,9 @@ final class StoreServerPool implements AutoCloseable {
     Server server = servers.stream().filter(s -> s.cap() == cap && !inUse.contains(s)).findFirst().orElse(null);
     if (server == null) {
       server = start(cap);
-      servers.add(server);
+      synchronized (servers) {
+        servers.add(server);
+      }
     }
     inUse.add(server);
     Store store = transport == Transport.GRPC
@@ -120,12 +162,14 @@ final class StoreServerPool implements AutoCloseable {
     }
     Map<String, String> env = new HashMap<>();
     env.put("LETHE_STORE_ANCESTOR_CAP", Integer.toString(cap));
+    Path clockFile = work.resolve("server-" + n + ".clock");
+    writeClock(clockFile, sharedMs);
     env.put("LETHE_STORE_TESTING_CLOCK_FILE", clockFile.toString());
     env.put("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0");
     int grpcPort = transport == Transport.GRPC ? freePort() : 0;
     env.put("LETHE_STORE_GRPC_PORT", Integer.toString(grpcPort));
     LetheProcess process = LetheProcess.start(freePort(), dataDir, work.resolve("server-" + n + ".log"), args, env);
-    return new Server(cap, process, grpcPort, dataDir, database);
+    return new Server(cap, process, grpcPort, dataDir, database, clockFile);
   }
 
   private void wipe(Server s) throws Exception {

@@ -15,6 +15,7 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -79,5 +80,20 @@ class GrpcStoreServerTooOldTest {
     assertThatThrownBy(() -> store.delete(RecordKey.parse("ns/c/id"), Optional.empty()))
         .isInstanceOf(java.io.UncheckedIOException.class).isNotInstanceOf(ServerTooOldException.class)
         .hasStackTraceContaining("UNIMPLEMENTED");
+  }
+
+  @Test
+  void everyLedgerCallOfAServerWithoutThemIsServerTooOld() {
+    dev.lethe.store.core.ledger.Ledger l = store.ledger();
+    String peer = "0b6c5c1e-3a9f-4d2b-8c7e-1f2a3b4c5d6e";
+    List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = List.of(
+        l::storeId, l::now, l::peers, l::collectCutoff, () -> l.forgetPeer(peer),
+        () -> l.recordPeer(new dev.lethe.store.core.ledger.Peer(peer, "grpc://x:1", 1L, null, 0L)),
+        () -> l.recordCollect(5L), () -> l.purged(KeyPrefix.all()), () -> l.trimPurged(5L));
+    for (var call : calls) {
+      assertThatThrownBy(call).isInstanceOf(ServerTooOldException.class)
+          .hasStackTraceContaining("too old for replication").hasStackTraceContaining("the gRPC ledger calls");
+    }
+    assertThat(consumerCalls.get()).as("consumer calls made by the ledger calls").isZero();
   }
 }
