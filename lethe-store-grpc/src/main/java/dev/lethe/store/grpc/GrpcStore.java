@@ -88,7 +88,7 @@ import java.util.function.Supplier;
  * {@code PERMISSION_DENIED}, {@code UNAVAILABLE}, a deadline) is an {@link UncheckedIOException}
  * naming the server and the status. Every record received is checked with {@link
  * RevisionHash#check}. The token goes in every call's {@code authorization} header and in no
- * message.
+ * message. {@link #ledger()} is the server's ledger over the ledger calls ({@link GrpcLedger}).
  *
  * <p>Thread-safe; one HTTP/2 connection carries every call. {@link #close()} shuts it down.
  */
