@@ -527,7 +527,7 @@ class StoreCliTest {
     linesPut(peer, "l1\nl2\nl3\nl4\n", "--expected", r1);
     Run sync = run("store", "sync", "--store", store, "--peer", peer);
     assertThat(sync.code()).as(sync.err()).isZero();
-    assertThat(sync.out()).isEqualTo("copied: 0\nfast-forwarded: 0\nmerged: 1\nconflicts: 0\nconverged: yes\n");
+    assertThat(sync.out()).isEqualTo("copied: 0\nfast-forwarded: 0\nmerged: 1\nrestored tombstones: 0\nconflicts: 0\nconverged: yes\n");
     assertThat(body(store)).isEqualTo("l1\nl3\nl4\n");
     assertThat(body(peer)).isEqualTo("l1\nl3\nl4\n");
   }
@@ -550,7 +550,7 @@ class StoreCliTest {
     }
     Run run = run(args("sync", "--peer", "file:" + peerDir));
     assertThat(run.code()).isEqualTo(3);
-    assertThat(run.out()).contains("merged: 0\nconflicts: 1\nconverged: no\n");
+    assertThat(run.out()).contains("merged: 0\nrestored tombstones: 0\nconflicts: 1\nconverged: no\n");
     assertThat(run.err()).startsWith("conflict: ns/col/rec: ").contains("neither keeps the lines of their common ancestor");
     assertThat(body(store)).isEqualTo("l1\nl3\n");
     assertThat(body("file:" + peerDir)).isEqualTo("l1\nl2\nl3\nl4\n");
