@@ -57,6 +57,7 @@ class RemoteRecordCheckTest {
     held.put(a, record(a, "a"));
     held.put(rec, record(rec, "v1").replace("\"text\" : \"v1\"", "\"text\" : \"edited by hand\""));
     held.put(z, record(z, "z"));
+    String peerId = dev.lethe.store.core.ledger.StoreIds.create();
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", exchange -> {
       String path = exchange.getRequestURI().getPath();
@@ -86,6 +87,15 @@ class RemoteRecordCheckTest {
           sep = ",";
         }
         body = b.append("],\"nextPageToken\":null}").toString();
+      } else if (path.equals("/store/v1/ledger")) {
+        // the peer's ledger, so a sync can record it (docs/design/0150-store-identity-and-peers.md)
+        body = "{\"id\":\"" + peerId + "\",\"now\":" + System.currentTimeMillis() + "}";
+      } else if (path.startsWith("/store/v1/ledger/purged")) {
+        body = "{\"entries\":[]}";
+      } else if (path.startsWith("/store/v1/ledger/peers/")) {
+        exchange.sendResponseHeaders(204, -1);
+        exchange.close();
+        return;
       } else {
         status = 404;
         body = "{\"code\":404,\"type\":\"NotFound\",\"message\":\"No route\"}";

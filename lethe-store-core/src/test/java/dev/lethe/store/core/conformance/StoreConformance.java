@@ -642,7 +642,7 @@ public abstract class StoreConformance {
   }
 
   @Test
-  void case49ALineOneSideRemovedStaysRemovedWhenTheOtherAppendsOnBothSides() throws Exception {
+  void case58ALineOneSideRemovedStaysRemovedWhenTheOtherAppendsOnBothSides() throws Exception {
     for (boolean forward : new boolean[] {true, false}) {
       Store a = open(cap, clock);
       Store b = open(cap, clock);
@@ -668,7 +668,7 @@ public abstract class StoreConformance {
   }
 
   @Test
-  void case50AppendOnlyRecordsWithoutTheirCommonAncestorsLinesAreAConflictNotAUnion() throws Exception {
+  void case59AppendOnlyRecordsWithoutTheirCommonAncestorsLinesAreAConflictNotAUnion() throws Exception {
     Store a = open(cap, clock);
     Store b = open(cap, clock);
     Body base = Body.Inline.text("l1\nl2\nl3\n");
@@ -697,7 +697,7 @@ public abstract class StoreConformance {
   }
 
   @Test
-  void case51RecordsDifferingOnlyInLabelsOrAuthorNeverSyncAsConverged() throws Exception {
+  void case60RecordsDifferingOnlyInLabelsOrAuthorNeverSyncAsConverged() throws Exception {
     Store a = open(cap, clock);
     Store b = open(cap, clock);
     Record r = create(a, key, "v1");
