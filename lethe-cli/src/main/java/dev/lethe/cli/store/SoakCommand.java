@@ -50,7 +50,7 @@ final class SoakCommand implements Callable<Integer> {
   @Option(names = "--kill-every", paramLabel = "DURATION", defaultValue = "3s",
       description = "Pause between two replica kills; 0 turns chaos off (default: ${DEFAULT-VALUE}).")
   String killEvery;
-  @Option(names = "--transports", paramLabel = "LIST", defaultValue = "http",
+  @Option(names = "--transports", paramLabel = "LIST", defaultValue = "http,grpc",
       description = "How clients reach replicas, comma-separated (default: ${DEFAULT-VALUE}).")
   String transports;
   @Option(names = "--work-dir", paramLabel = "DIR", description = "Where replicas keep data and logs (default: a new temporary directory, kept).")

@@ -118,6 +118,8 @@ final class Replicas implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("replica-" + i + ".log").toFile()));
     // the replicas serve the store only; no catalog cleanup worker competes for the cores
     pb.environment().put("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0");
+    // replicas on one host must not all take the default gRPC port: off unless a transport opens it
+    pb.environment().put(Transport.GRPC.portVariable(), "0");
     for (Transport t : transports) {
       if (t.portVariable() != null) {
         pb.environment().put(t.portVariable(), Integer.toString(ports.get(i).get(t)));

@@ -18,8 +18,11 @@ public record Transport(String name, String scheme, String portVariable) {
   /** The daemon's HTTP routes. */
   public static final Transport HTTP = new Transport("http", "http", null);
 
+  /** The daemon's gRPC port (docs/design/0141-grpc-transport.md), opened by {@code lethe.store.grpc-port}. */
+  public static final Transport GRPC = new Transport("grpc", "grpc", "LETHE_STORE_GRPC_PORT");
+
   /** Every transport the soak knows, by name. */
-  public static final Map<String, Transport> KNOWN = Map.of(HTTP.name(), HTTP);
+  public static final Map<String, Transport> KNOWN = Map.of(HTTP.name(), HTTP, GRPC.name(), GRPC);
 
   /** The store URI of a replica listening on {@code port} for this transport. */
   public String uri(int port) {
