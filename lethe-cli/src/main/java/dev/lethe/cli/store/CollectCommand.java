@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
         "store's purge log, so a peer's later sync cannot bring the record back.",
         "A tombstone some known peer ('lethe store peers') has not synced past holds",
         "the whole collect back: nothing is purged, one 'held back: …' line per peer",
-        "on stderr, exit 3 (a conflict); --seen-by-all purges only what every peer has seen,",
-        "--force purges regardless of peers. A tombstone dated in the future, or whose",
-        "age a known peer's slow clock could explain, is kept ('skewed: …' on stderr).",
+        "on stderr, exit 3 (a conflict); --seen-by-all purges only what every peer",
+        "has seen, --force purges regardless of peers. A tombstone dated in the future,",
+        "or whose age a known peer's slow clock could explain, is kept ('skewed: …' on",
+        "stderr).",
         "Unstamped tombstones are kept and counted.",
         "Conflicts (keys recreated meanwhile) exit 0."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})

@@ -26,7 +26,7 @@ import picocli.CommandLine.Unmatched;
  * running JVM's class path, and maps the verdict to an exit code.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
-    description = {"Run the HA soak: lethe server replicas over one store, seeded writers, kill -9 chaos, an oracle.",
+    description = {"Run the HA soak: server replicas, seeded writers, kill -9 chaos, an oracle.",
         "Talks only to 127.0.0.1; stops by itself and prints one count per violation row."},
     footerHeading = "%nExit codes:%n", footer = {"  0  every row is 0", "  1  a violation, or an error", "  2  usage"})
 final class SoakCommand implements Callable<Integer> {
