@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * The store conformance suite through the remote client against real {@code lethe server}
- * processes whose store is a PostgreSQL database ({@code --store-uri jdbc:postgresql://…}), at cap 32 and cap 3.
+ * processes whose store is a PostgreSQL database ({@code --store-uri jdbc:postgresql://…}), at cap 32 and cap 3;
+ * the assertions are {@link StoreConformance}'s.
  */
 class RemoteStoreOnPostgresConformanceTest {
 

@@ -8,7 +8,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The server's layout (docs/design/0215-one-http-edge-and-composition-root.md §4). */
+/** The server's layout (docs/design/0215-one-http-edge-and-composition-root.md §4); each ArchUnit {@code check} fails the test with the offending classes, as an assertion would. */
 class ServerLayoutTest {
   private static final JavaClasses SERVER = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
