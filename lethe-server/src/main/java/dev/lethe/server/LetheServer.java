@@ -7,6 +7,7 @@ import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfig;
+import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
@@ -77,7 +78,8 @@ public final class LetheServer implements AutoCloseable {
     GrpcStoreServer grpc = null;
     try {
       http = HttpApp.create(config, components, access);
-      grpc = GrpcStoreServer.startIfOn(http.storeService, config); // before HTTP answers (docs/design/0141)
+      int grpcPort = StoreConfig.grpcPort(config.properties(), config.port()); // before HTTP answers (0141)
+      grpc = grpcPort < 0 ? null : GrpcStoreServer.start(http.storeService, config.host(), grpcPort, config.maxRequestBytes());
       http.app.start(config.host(), config.port());
     } catch (RuntimeException e) {
       if (grpc != null) {

@@ -118,7 +118,7 @@ public final class ServerConfigLoader {
     AsyncPurgeConfig.encryptionKey(values);
     SoftDeleteConfig.settings(values); // fail start-up on a bad soft deletion key
     StoreConfig.settings(values, dataDir); // and on a bad store key
-    dev.lethe.server.store.GrpcStoreServer.port(values, port); // and on a bad gRPC port
+    StoreConfig.grpcPort(values, port); // and on a bad gRPC port
     OperationsConfig.metricsPublic(values);
     OperationsConfig.shutdownTimeoutMs(values);
     return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),

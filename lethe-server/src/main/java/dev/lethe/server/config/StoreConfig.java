@@ -77,4 +77,29 @@ public final class StoreConfig {
     }
     return Map.copyOf(out);
   }
+
+  /**
+   * The port {@code lethe.store.grpc-port} asks for: its value (0 = off, 1–65535), or when unset
+   * {@value dev.lethe.store.grpc.GrpcWire#DEFAULT_PORT}, except on a server whose HTTP port is 0
+   * (any free port), which gets any free gRPC port too.
+   *
+   * @return the port to bind, 0 for any free one, or -1 for off
+   * @throws ConfigException for a value that is not a port
+   */
+  public static int grpcPort(Map<String, String> values, int httpPort) {
+    String v = values.get(ConfigKeys.STORE_GRPC_PORT);
+    if (v == null || v.isBlank()) {
+      return httpPort == 0 ? 0 : dev.lethe.store.grpc.GrpcWire.DEFAULT_PORT;
+    }
+    int port;
+    try {
+      port = Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException("Invalid " + ConfigKeys.STORE_GRPC_PORT + ": not a number: " + v.trim());
+    }
+    if (port < 0 || port > 65535) {
+      throw new ConfigException("Invalid " + ConfigKeys.STORE_GRPC_PORT + ": " + port + " (expected 0 for off or 1 to 65535)");
+    }
+    return port == 0 ? -1 : port;
+  }
 }

@@ -1,6 +1,5 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.store.grpc.GrpcWire;
 import io.grpc.Context;
@@ -15,7 +14,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,46 +34,9 @@ public final class GrpcStoreServer implements AutoCloseable {
   }
 
   /**
-   * The port {@code lethe.store.grpc-port} asks for: its value (0 = off, 1–65535), or when unset
-   * {@value GrpcWire#DEFAULT_PORT}, except on a server whose HTTP port is 0 (any free port),
-   * which gets any free gRPC port too.
-   *
-   * @return the port to bind, 0 for any free one, or -1 for off
-   * @throws ConfigException for a value that is not a port
-   */
-  public static int port(Map<String, String> values, int httpPort) {
-    String v = values.get(ConfigKeys.STORE_GRPC_PORT);
-    if (v == null || v.isBlank()) {
-      return httpPort == 0 ? 0 : GrpcWire.DEFAULT_PORT;
-    }
-    int port;
-    try {
-      port = Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new ConfigException("Invalid " + ConfigKeys.STORE_GRPC_PORT + ": not a number: " + v.trim());
-    }
-    if (port < 0 || port > 65535) {
-      throw new ConfigException("Invalid " + ConfigKeys.STORE_GRPC_PORT + ": " + port + " (expected 0 for off or 1 to 65535)");
-    }
-    return port == 0 ? -1 : port;
-  }
-
-  /**
-   * Starts serving {@code service} where {@code lethe.store.grpc-port} says (see {@link #port}).
-   *
-   * @return the started server, or null when the port is 0 (off)
-   * @throws ConfigException for a value that is not a port
-   * @throws UncheckedIOException if the port cannot be bound
-   */
-  public static GrpcStoreServer startIfOn(StoreService service, dev.lethe.server.config.ServerConfig config) {
-    int port = port(config.properties(), config.port());
-    return port < 0 ? null : start(service, config.host(), port, config.maxRequestBytes());
-  }
-
-  /**
    * Starts serving {@code service} on {@code host:port}.
    *
-   * @param port as {@link #port}: 0 for any free port (not -1)
+   * @param port as {@link dev.lethe.server.config.StoreConfig#grpcPort}: 0 for any free port (not -1)
    * @param maxMessageBytes largest request message, bytes (the HTTP body limit)
    * @throws UncheckedIOException if the port cannot be bound
    */
