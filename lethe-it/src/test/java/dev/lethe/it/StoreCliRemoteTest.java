@@ -149,7 +149,7 @@ class StoreCliRemoteTest {
     linesPut(server, "lines", "l1\nl2\nl3\nl4\n", "--expected", r1);
     Run sync = run("store", "sync", "--store", laptop, "--peer", server, "--namespace", "lines");
     assertThat(sync.code()).as(sync.err()).isZero();
-    assertThat(sync.out()).isEqualTo("copied: 0\nfast-forwarded: 0\nmerged: 1\nconflicts: 0\nconverged: yes\n");
+    assertThat(sync.out()).isEqualTo("copied: 0\nfast-forwarded: 0\nmerged: 1\nrestored tombstones: 0\nconflicts: 0\nconverged: yes\n");
     assertThat(linesBody(laptop, "lines")).isEqualTo("l1\nl3\nl4\n");
     assertThat(linesBody(server, "lines")).isEqualTo("l1\nl3\nl4\n");
   }
@@ -174,7 +174,7 @@ class StoreCliRemoteTest {
     String laptop = "file:" + laptopDir;
     Run sync = run("store", "sync", "--store", laptop, "--peer", server, "--namespace", "nobase");
     assertThat(sync.code()).as(sync.err()).isEqualTo(3);
-    assertThat(sync.out()).contains("merged: 0\nconflicts: 1\nconverged: no\n");
+    assertThat(sync.out()).contains("merged: 0\nrestored tombstones: 0\nconflicts: 1\nconverged: no\n");
     assertThat(sync.err()).startsWith("conflict: nobase/c/r: ").contains("neither keeps the lines of their common ancestor");
     assertThat(linesBody(laptop, "nobase")).isEqualTo("l1\nl3\n");
     assertThat(linesBody(server, "nobase")).isEqualTo("l1\nl2\nl3\nl4\n");

@@ -65,7 +65,8 @@ public final class SyncPlanner {
             + " on A and " + rb.kind() + " on B" + (ra.isTombstone() || rb.isTombstone()
                 ? " (deleted on one side, edited on the other)" : ""));
       }
-      List<String> differ = RevisionHash.metadataDifferences(ra, rb);
+      // two tombstones of one revision are one delete, whoever stamped it (docs/design/0155)
+      List<String> differ = ra.isTombstone() && rb.isTombstone() ? List.of() : RevisionHash.metadataDifferences(ra, rb);
       if (!differ.isEmpty()) {
         return new SyncAction.Diverged("same revision " + ra.revision() + " but "
             + String.join(", ", differ) + " differ (format " + ra.format() + " and " + rb.format()

@@ -160,6 +160,17 @@ class SyncPlannerTest {
   }
 
   @Test
+  void twoStoresThatDeletedOneRevisionEachUnderItsOwnNameAreInSync() {
+    // a tombstone's revision follows from the revision it deleted; who stamped it is not compared
+    Record base = put(null, Kind.DOCUMENT, "v\n", Meta.byAuthor("carol"), 32);
+    Record byAlice = Tombstones.of(base, Optional.of("alice"), 1, 32);
+    Record byBob = Tombstones.of(base, Optional.of("bob"), 2, 32);
+    assertThat(byAlice.revision()).isEqualTo(byBob.revision());
+    assertThat(SyncPlanner.plan(Optional.of(byAlice), Optional.of(byBob))).isInstanceOf(SyncAction.InSync.class);
+    assertThat(SyncPlanner.plan(Optional.of(byBob), Optional.of(byAlice))).isInstanceOf(SyncAction.InSync.class);
+  }
+
+  @Test
   void theSameRevisionWithDifferentKindsIsDivergedNeverInSync() {
     // A format-1 live record whose body is the tombstone domain string has a tombstone's hash.
     Record base = rec(Kind.DOCUMENT, 1, "a");
