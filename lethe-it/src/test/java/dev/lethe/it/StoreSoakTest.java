@@ -42,7 +42,7 @@ class StoreSoakTest {
   @Test
   void aMinuteOfChaosOnASharedFileStoreLosesNothing() throws Exception {
     SoakOptions options = new SoakOptions(20261202L, CI_DURATION, 3, 8, Backend.FILE, null, Duration.ofSeconds(3),
-        List.of(Transport.HTTP, Transport.GRPC), work("soak-file"), serverCommand(), StoreOpener.BUILT_IN, null);
+        List.of(Transport.HTTP), work("soak-file"), serverCommand(), StoreOpener.BUILT_IN, null);
     Soak.Result result = run(options);
     assertThat(result.verdict().counts()).allSatisfy((row, count) -> assertThat(count).as(row.name()).isZero());
     assertThat(result.verdict().info().get("replicas killed")).isPositive();
@@ -53,7 +53,7 @@ class StoreSoakTest {
     Backends.Fresh db = Backends.createOrSkip("postgresql");
     try {
       SoakOptions options = new SoakOptions(20261203L, CI_DURATION, 3, 8, Backend.POSTGRESQL, db.jdbcUrl(),
-          Duration.ofSeconds(3), List.of(Transport.HTTP, Transport.GRPC), work("soak-postgresql"), serverCommand(), StoreOpener.BUILT_IN, null);
+          Duration.ofSeconds(3), List.of(Transport.HTTP), work("soak-postgresql"), serverCommand(), StoreOpener.BUILT_IN, null);
       Soak.Result result = run(options);
       assertThat(result.verdict().counts()).allSatisfy((row, count) -> assertThat(count).as(row.name()).isZero());
       assertThat(result.verdict().counts()).containsEntry(Row.NoProgress, 0L);
