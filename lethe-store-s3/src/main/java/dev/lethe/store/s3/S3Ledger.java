@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -28,12 +29,14 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * An S3 store's ledger (docs/design/0151-purge-log.md "Storage"): the state document at {@code
  * <prefix>ledger/state.json}, replaced with a conditional PUT (If-Match its ETag, or If-None-Match
  * for the first), re-read and re-applied after a lost race; one object per purge-log entry under
- * {@code <prefix>ledger/purge-log/}, named by its purge time (zero-padded ms) and a random
- * suffix, so a listing is in append order and appends never race.
+ * {@code <prefix>ledger/purge-log/}, named by its purge time (zero-padded ms), this
+ * process's append sequence and a random suffix, so a listing is in append order (entries of one
+ * ms from one process too) and appends never race.
  */
 final class S3Ledger extends DocumentLedger {
 
   private static final int MAX_ATTEMPTS = 16;
+  private static final AtomicLong APPENDS = new AtomicLong();
 
   private final S3Client s3;
   private final String bucket;
@@ -88,7 +91,8 @@ final class S3Ledger extends DocumentLedger {
 
   @Override
   protected void appendLine(String line) {
-    String key = log + String.format("%020d", LedgerJson.entry(line).purgedAt()) + "-" + UUID.randomUUID();
+    String key = log + String.format("%020d-%016x-", LedgerJson.entry(line).purgedAt(), APPENDS.incrementAndGet())
+        + UUID.randomUUID();
     try {
       s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/json").ifNoneMatch("*"),
           RequestBody.fromString(line, StandardCharsets.UTF_8));

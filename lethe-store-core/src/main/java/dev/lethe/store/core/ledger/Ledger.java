@@ -40,7 +40,7 @@ public interface Ledger {
    */
   void appendPurged(PurgeEntry entry);
 
-  /** Every entry under {@code prefix}, oldest first (a key removed twice appears twice). */
+  /** Every entry under {@code prefix} in append order, oldest first (a key removed twice appears twice). */
   List<PurgeEntry> purged(KeyPrefix prefix);
 
   /** Removes entries purged before {@code purgedBeforeMs}; returns how many. */
