@@ -697,6 +697,19 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void case61PurgeLogEntriesOfOneMillisecondListInAppendOrder() {
+    List<RecordKey> appended = new ArrayList<>();
+    for (int i = 11; i >= 0; i--) {
+      RecordKey k = new RecordKey("ns", "order", String.format("k%02d", i));
+      Record t = tombstoneOf(store, create(store, k, "v"));
+      assertThat(store.purge(k, Optional.of(t.revision()))).isInstanceOf(Deleted.class);
+      appended.add(k);
+    }
+    assertThat(store.ledger().purged(KeyPrefix.collection("ns", "order")))
+        .extracting(dev.lethe.store.core.ledger.PurgeEntry::key).containsExactlyElementsOf(appended);
+  }
+
+  @Test
   void case60RecordsDifferingOnlyInLabelsOrAuthorNeverSyncAsConverged() throws Exception {
     Store a = open(cap, clock);
     Store b = open(cap, clock);
