@@ -129,15 +129,19 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   }
 
   /**
-   * Refuses (400) a create or stage-create request whose {@code location} or write path properties
-   * lie outside the allowed locations, before anything is built (docs/design/0001-purge-confinement-and-ownership.md §2; the commit
+   * Refuses (400) a create or stage-create request with a null property key or value, or whose
+   * {@code location} or write path properties lie outside the allowed locations, before anything is built (docs/design/0001-purge-confinement-and-ownership.md §2; the commit
    * checks the full metadata again).
    *
    * @param location the requested location, or null for the default
    * @param properties the requested properties, or null
+   * @throws IllegalArgumentException naming a property with a null key or value
    * @throws dev.lethe.catalog.location.InvalidLocationException naming the location refused
    */
   public void checkCreateRequest(String location, Map<String, String> properties) {
+    if (properties != null) {
+      properties.forEach((k, v) -> requireString("table property", k, v));
+    }
     WriteConfinement.checkCreateRequest(allowed, location, properties);
   }
 
@@ -676,23 +680,34 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    checkProperties(properties);
     WriteConfinement.checkNamespaceLocation(allowed, properties);
     return changeProperties(namespace, props -> props.putAll(properties));
+  }
+
+  /** A property's key and value are strings: a JSON null in either is a 400 (IllegalArgumentException). */
+  private static void requireString(String what, String key, String value) {
+    if (key == null || value == null) {
+      throw new IllegalArgumentException("Invalid " + what + " " + key + ": null" + (key == null ? " key" : " value")
+          + "; a key and its value are strings (unset a property through its removals)");
+    }
   }
 
   /** Well-formed keys and values that fit the properties column (400 before any write). */
   private static void checkProperties(Map<String, String> properties) {
     properties.forEach((k, v) -> {
+      requireString("namespace property", k, v);
       WellFormedText.check("namespace property key", k);
-      if (v != null) {
-        WellFormedText.check("value of namespace property " + k, v);
-      }
+      WellFormedText.check("value of namespace property " + k, v);
     });
     ColumnLimits.checkNamespaceProperties(properties);
   }
 
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
+    if (properties.stream().anyMatch(java.util.Objects::isNull)) {
+      throw new IllegalArgumentException("Invalid namespace property removal: null; a removal names a property key");
+    }
     return changeProperties(namespace, props -> props.keySet().removeAll(properties));
   }
 

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
@@ -89,6 +90,45 @@ class BadInputRoutesTest {
         "{\"source\":{\"namespace\":[\"db\"],\"name\":\"t\"},\"destination\":{\"namespace\":[\"db\"],\"name\":\"x\"},"
             + "\"destination\":{\"namespace\":[\"db\"],\"name\":\"y\"}}"), 400))
         .contains("Duplicate field 'destination'");
+    assertThat(s.snapshot()).isEqualTo(before);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void aNullInAStringMapIs400OnEveryRouteThatTakesOne(String backend) throws Exception {
+    start(backend);
+    s.send("POST", NS + "/db/tables", table("\"t\""));
+    s.send("POST", NS + "/db/views", RandomRequestsPropertyTest.view("\"v\""));
+    String before = s.snapshot();
+    String nullValue = "{\"k\":null}";
+    List<String[]> requests = List.of(
+        new String[] {NS, "{\"namespace\":[\"a\"],\"properties\":" + nullValue + "}"},
+        new String[] {NS + "/db/properties", "{\"updates\":" + nullValue + "}"},
+        new String[] {NS + "/db/properties", "{\"removals\":[null]}"},
+        new String[] {NS + "/db/tables", table("\"u\"").replaceFirst("}$", ",\"properties\":" + nullValue + "}")},
+        new String[] {NS + "/db/tables/t", "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+            + nullValue + "}]}"},
+        new String[] {NS + "/db/tables/t", "{\"requirements\":[],\"updates\":[{\"action\":\"remove-properties\","
+            + "\"removals\":[null]}]}"},
+        new String[] {"/iceberg/v1/main/transactions/commit", "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"db\"],"
+            + "\"name\":\"t\"},\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+            + nullValue + "}]}]}"},
+        new String[] {NS + "/db/views", RandomRequestsPropertyTest.view("\"w\"").replace("\"properties\":{}",
+            "\"properties\":" + nullValue)},
+        new String[] {NS + "/db/views/v", "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+            + nullValue + "}]}"});
+    List<String> accepted = new ArrayList<>();
+    for (String[] r : requests) {
+      String now = s.snapshot();
+      HttpResponse<String> response = s.send("POST", r[0], r[1]);
+      if (response.statusCode() != 400 || !s.snapshot().equals(now)) {
+        accepted.add(response.statusCode() + " and " + (s.snapshot().equals(now) ? "nothing changed" : "a change")
+            + " for POST " + r[0] + " " + r[1] + " -> " + response.body());
+      } else {
+        assertThat(message(response, 400)).as("POST %s %s", r[0], r[1]).containsIgnoringCase("null");
+      }
+    }
+    assertThat(accepted).isEmpty();
     assertThat(s.snapshot()).isEqualTo(before);
   }
 
