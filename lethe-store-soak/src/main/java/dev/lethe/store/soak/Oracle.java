@@ -105,7 +105,7 @@ public final class Oracle {
       }
     }
 
-    duplicates(history, end, counts, examples);
+    duplicates(history, end, edges, counts, examples);
     staleBases(history, counts, examples);
     endState(end, counts, examples);
 
@@ -202,22 +202,58 @@ public final class Oracle {
     return seen;
   }
 
-  private static void duplicates(List<Event> history, FinalState end, Map<Row, Long> counts, List<String> examples) {
-    Map<String, Set<Revision>> byToken = new TreeMap<>();
+  /**
+   * One token stored as several revisions. A later revision is not a duplicate when it recreates the
+   * key over a tombstone that descends from the earlier one: a retried recreate (sent with no
+   * expected revision) applies again once another writer deleted its first application, as the
+   * store's contract says it must (docs/design/0145-ha-soak.md "Ambiguous acknowledgements").
+   */
+  private static void duplicates(List<Event> history, FinalState end, Map<RecordKey, Map<Revision, Set<Revision>>> edges,
+      Map<Row, Long> counts, List<String> examples) {
+    Map<String, TreeMap<Revision, Record>> byToken = new TreeMap<>();
+    Map<RecordKey, Set<Revision>> tombstones = new HashMap<>();
     List<Record> seen = new ArrayList<>();
     history.stream().map(Event::record).filter(Objects::nonNull).forEach(seen::add);
     end.raw().forEach(m -> seen.addAll(m.values()));
     for (Record r : seen) {
+      if (r.isTombstone()) {
+        tombstones.computeIfAbsent(r.key(), k -> new HashSet<>()).add(r.revision());
+      }
       String token = Event.tokenOf(r);
       if (token != null) {
-        byToken.computeIfAbsent(r.key() + " " + token, t -> new TreeSet<>()).add(r.revision());
+        byToken.computeIfAbsent(r.key() + " " + token, t -> new TreeMap<>()).putIfAbsent(r.revision(), r);
       }
     }
-    byToken.forEach((token, revisions) -> {
-      for (int i = 1; i < revisions.size(); i++) {
-        bump(counts, examples, Row.DuplicateUpdate, token + " stored as " + revisions);
+    byToken.forEach((token, records) -> {
+      Record earlier = null;
+      for (Record r : records.values()) {
+        if (earlier != null && !recreatedAfterDelete(r, earlier, edges.getOrDefault(r.key(), Map.of()),
+            tombstones.getOrDefault(r.key(), Set.of()))) {
+          bump(counts, examples, Row.DuplicateUpdate, token + " stored as " + records.keySet());
+        }
+        earlier = r;
       }
     });
+  }
+
+  /** Whether {@code later} was written over a tombstone whose lineage holds {@code earlier}. */
+  static boolean recreatedAfterDelete(Record later, Record earlier, Map<Revision, Set<Revision>> edges, Set<Revision> tombstones) {
+    Revision parent = later.parent();
+    if (parent == null || !tombstones.contains(parent)) {
+      return false;
+    }
+    Set<Revision> seen = new HashSet<>();
+    List<Revision> todo = new ArrayList<>(List.of(parent));
+    while (!todo.isEmpty()) {
+      Revision cur = todo.remove(todo.size() - 1);
+      if (cur.equals(earlier.revision())) {
+        return true;
+      }
+      if (seen.add(cur)) {
+        todo.addAll(edges.getOrDefault(cur, Set.of()));
+      }
+    }
+    return false;
   }
 
   /**

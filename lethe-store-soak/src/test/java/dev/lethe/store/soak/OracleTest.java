@@ -131,6 +131,34 @@ class OracleTest {
   }
 
   @Test
+  void aRetriedRecreateAppliedAgainAfterAnotherWritersDeleteIsNoDuplicate() {
+    // writer 0 recreates "r" over t3 (ambiguous, but applied as r4); writer 1 deletes r4 (t5);
+    // writer 0's retry, sent unchanged with no expected revision, recreates "r" over t5 as r6
+    Record r4 = live(K, rev(4, 'e'), "r", t3.revision(), rev(2, 'b'), rev(1, 'a'));
+    Record t5 = tomb(K, r4.revision(), t3.revision(), rev(2, 'b'), rev(1, 'a'));
+    Record r6 = live(K, rev(6, 'e'), "r", t5.revision(), r4.revision(), t3.revision(), rev(2, 'b'), rev(1, 'a'));
+    List<Event> h = clean();
+    h.add(new Event(0, Call.PUT, K, Optional.empty(), Outcome.AMBIGUOUS, null, "r", false));
+    h.add(new Event(1, Call.GET_RAW, K, Optional.empty(), Outcome.OBSERVED, r4, null, false));
+    h.add(deleted(1, t5));
+    h.add(committed(0, r6));
+    assertThat(violations(Oracle.judge(h, end(r6, once1), TWO_WRITERS))).isEmpty();
+  }
+
+  @Test
+  void aTokenRecreatedOverATombstoneOfAnotherLineIsADuplicate() {
+    // the second "r" sits over a tombstone that does not descend from the first: applied twice
+    Record r4 = live(K, rev(4, 'e'), "r", t3.revision(), rev(2, 'b'), rev(1, 'a'));
+    Record t3b = tomb(K, rev(2, 'f'), rev(1, 'a'));
+    Record r4b = live(K, rev(4, 'd'), "r", t3b.revision(), rev(2, 'f'), rev(1, 'a'));
+    List<Event> h = clean();
+    h.add(committed(0, r4));
+    h.add(new Event(1, Call.GET_RAW, K, Optional.empty(), Outcome.OBSERVED, t3b, null, false));
+    Oracle.Verdict v = Oracle.judge(h, end(r4b, once1), TWO_WRITERS);
+    assertThat(violations(v)).containsEntry(Row.DuplicateUpdate, 1L);
+  }
+
+  @Test
   void twoAcknowledgedEditsOnOneBaseAreAStaleBase() {
     Record c2 = live(K, rev(2, 'c'), "c2", rev(1, 'a'));
     Record d3 = live(K, rev(3, 'd'), "d3", rev(2, 'c'), rev(1, 'a'));
