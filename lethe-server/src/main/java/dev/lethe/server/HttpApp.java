@@ -58,7 +58,7 @@ final class HttpApp {
     IcebergJson json = new IcebergJson();
     ErrorMapper errors = new ErrorMapper(json);
     IcebergRestRoutes iceberg = new IcebergRestRoutes(components.catalogs, json, ServerComponents.CATALOG, access,
-        components.drops, components.pageTokens);
+        components.drops, components.pageTokens, components.registry);
     CleanupRoutes cleanups = new CleanupRoutes(components.catalogs, components.cleanupJobs, access, components.pageTokens);
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens);

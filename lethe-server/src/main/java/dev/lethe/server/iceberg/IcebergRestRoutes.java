@@ -35,6 +35,8 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.rest.CatalogHandlers;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -88,6 +90,7 @@ public final class IcebergRestRoutes {
   private final String defaultCatalog;
   private final AccessCheck access;
   private final Drops drops;
+  private final java.util.function.Function<String, Counter> reports;
   private final PageTokenKey pageTokens;
 
   /**
@@ -97,9 +100,13 @@ public final class IcebergRestRoutes {
    * @param access the access check run before every route
    * @param drops the table and view drop service (shared with the management drop route)
    * @param pageTokens the key listing tokens are signed with
+   * @param registry where the count of accepted client reports ({@code lethe_iceberg_reports_total}) is kept
    */
   public IcebergRestRoutes(IcebergCatalogs catalogs, IcebergJson json, String defaultCatalog, AccessCheck access,
-      Drops drops, PageTokenKey pageTokens) {
+      Drops drops, PageTokenKey pageTokens, MeterRegistry registry) {
+    this.reports = report -> Counter.builder("lethe.iceberg.reports")
+        .description("Reports accepted from Iceberg clients (POST .../tables/{table}/metrics), by type: scan, commit, unknown")
+        .tag("report", report).register(registry);
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.json = json;
@@ -199,9 +206,15 @@ public final class IcebergRestRoutes {
       }
       ctx.status(204);
     });
-    route(routes, HandlerType.POST, table + "/metrics", (ctx, c) -> {
+    // a scan or commit report changes nothing: a reader's client sends one after every scan
+    route(routes, HandlerType.POST, table + "/metrics", false, (ctx, c) -> {
       tableId(ctx);
-      json.read(RequestBody.read(ctx), ReportMetricsRequest.class);
+      ReportMetricsRequest req = json.read(RequestBody.read(ctx), ReportMetricsRequest.class);
+      reports.apply(switch (req.reportType()) {
+        case SCAN_REPORT -> "scan";
+        case COMMIT_REPORT -> "commit";
+        default -> "unknown";
+      }).increment();
       ctx.status(204);
     });
     route(routes, HandlerType.POST, ns + "/register", (ctx, c) -> {
@@ -331,8 +344,13 @@ public final class IcebergRestRoutes {
     route(routes, HandlerType.HEAD, path, handler);
   }
 
+  /** A route whose grant follows its method: GET and HEAD read, anything else writes. */
   private void route(RoutesConfig routes, HandlerType method, String path, CatalogHandler handler) {
-    boolean write = method != HandlerType.GET && method != HandlerType.HEAD;
+    route(routes, method, path, method != HandlerType.GET && method != HandlerType.HEAD, handler);
+  }
+
+  /** A route needing the catalog in {@code write} when {@code write}, else in {@code read} or {@code write}. */
+  private void route(RoutesConfig routes, HandlerType method, String path, boolean write, CatalogHandler handler) {
     routes.addHttpHandler(method, path, ctx -> {
       // decoded as the reference server does ('+' is a space), before anything else reads them
       ctx.attribute(PARAMS, PathSegments.params(path, ctx.path()));
