@@ -17,7 +17,6 @@ import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import io.javalin.config.RoutesConfig;
@@ -199,11 +198,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
-      Drops.Dropped dropped = drops.drop(c, tableId(ctx), dropRequest(ctx),
-          access.principal(AuthorizationHeader.of(ctx)));
-      if (dropped.purge() != null) {
-        purgeHeaders(ctx, dropped.purge());
-      }
+      dropHeaders(ctx, drops.drop(c, tableId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx))));
       ctx.status(204);
     });
     // a scan or commit report changes nothing: a reader's client sends one after every scan
@@ -277,7 +272,7 @@ public final class IcebergRestRoutes {
     });
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
       // the path (metadata-only or async) is DropPlanner's decision for a view
-      drops.dropView(c, () -> viewId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx)));
+      dropHeaders(ctx, drops.dropView(c, () -> viewId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx))));
       ctx.status(204);
     });
     route(routes, HandlerType.POST, p + "/views/rename", (ctx, c) -> {
@@ -296,10 +291,18 @@ public final class IcebergRestRoutes {
     });
   }
 
-  /** Which cleanup job a synchronous purge ran and how it ended (204 either way; docs/design/0051). */
-  public static void purgeHeaders(Context ctx, PurgeJobExecutor.Finished f) {
-    ctx.header(PURGE_JOB_HEADER, Long.toString(f.job().jobId()));
-    ctx.header(PURGE_STATE_HEADER, f.state().name());
+  /**
+   * The cleanup job a drop made, if any (204 either way; docs/design/0051): a synchronous purge's
+   * job and how it ended, or an asynchronous purge's job as written ({@code PENDING}).
+   */
+  public static void dropHeaders(Context ctx, Drops.Dropped dropped) {
+    if (dropped.purge() != null) {
+      ctx.header(PURGE_JOB_HEADER, Long.toString(dropped.purge().job().jobId()));
+      ctx.header(PURGE_STATE_HEADER, dropped.purge().state().name());
+    } else if (dropped.asyncJob() != null) {
+      ctx.header(PURGE_JOB_HEADER, Long.toString(dropped.asyncJob().jobId()));
+      ctx.header(PURGE_STATE_HEADER, dropped.asyncJob().state().name());
+    }
   }
 
   private void config(Context ctx) {

@@ -178,11 +178,8 @@ public final class SoftDeleteRoutes {
    * ({@code purgeRequested=true}) or asynchronous purge (async header or catalog default).
    */
   private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
-    Drops.Dropped dropped = drops.drop(catalog, table(ctx, namespace), IcebergRestRoutes.dropRequest(ctx),
-        access.principal(AuthorizationHeader.of(ctx)));
-    if (dropped.purge() != null) {
-      IcebergRestRoutes.purgeHeaders(ctx, dropped.purge());
-    }
+    IcebergRestRoutes.dropHeaders(ctx, drops.drop(catalog, table(ctx, namespace), IcebergRestRoutes.dropRequest(ctx),
+        access.principal(AuthorizationHeader.of(ctx))));
     ctx.status(204);
   }
 

@@ -97,6 +97,35 @@ class AsyncPurgeRoutesTest {
   }
 
   @Test
+  void anAsyncDropOnEveryRouteAnswersWithItsPendingJob() throws Exception {
+    start(0); // no worker: every job stays PENDING
+    createTable("t");
+    createTable("u");
+    HttpResponse<String> view = send("POST", "/iceberg/v1/main/namespaces/db/views", "{\"name\":\"v\",\"schema\":{\"type\":"
+        + "\"struct\",\"schema-id\":0,\"fields\":[]},\"view-version\":{\"version-id\":1,\"timestamp-ms\":1,\"schema-id\":0,"
+        + "\"summary\":{},\"default-namespace\":[\"db\"],\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\","
+        + "\"dialect\":\"spark\"}]},\"properties\":{}}", Map.of());
+    assertThat(view.statusCode()).as(view.body()).isEqualTo(200);
+    Map<String, HttpResponse<String>> drops = Map.of(
+        "t", drop("t", Map.of("X-Lethe-Async-Purge", "true")),
+        "u", send("DELETE", "/api/metalakes/default/catalogs/main/schemas/db/tables/u?purgeRequested=true", null,
+            Map.of("X-Gravitino-Async-Purge", "true")),
+        "v", send("DELETE", "/iceberg/v1/main/namespaces/db/views/v", null, Map.of("X-Lethe-Async-Purge", "true")));
+    for (Map.Entry<String, HttpResponse<String>> e : drops.entrySet()) {
+      HttpResponse<String> r = e.getValue();
+      assertThat(r.statusCode()).as(e.getKey() + ": " + r.body()).isEqualTo(204);
+      JsonNode job = cleanups("?name=" + e.getKey()).get(0);
+      assertThat(r.headers().firstValue("X-Lethe-Purge-Job")).as(e.getKey()).hasValue(job.get("id").asText());
+      assertThat(r.headers().firstValue("X-Lethe-Purge-State")).as(e.getKey()).hasValue("PENDING");
+    }
+    // a metadata-only drop makes no job and names none
+    createTable("w");
+    HttpResponse<String> plain = send("DELETE", "/iceberg/v1/main/namespaces/db/tables/w", null, Map.of());
+    assertThat(plain.statusCode()).isEqualTo(204);
+    assertThat(plain.headers().firstValue("X-Lethe-Purge-Job")).isEmpty();
+  }
+
+  @Test
   void malformedHeaderIs400AndChangesNothing() throws Exception {
     start(1);
     String metadata = createTable("t");
