@@ -29,8 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
 class SlowClientsTest {
   private static final int SLOW = 250;
   private static final int SAMPLES = 40;
-  /** Bound on each measured request of the other client while the slow ones are open, ms. */
-  private static final long BOUND_MS = 1_000;
+  /**
+   * Bound on each measured request of the other client while the slow ones are open, ms. A request
+   * held behind the slow ones waits for their idle timeout (3 s here, 30 s by default); on a busy
+   * 2-core machine an unheld one once took 1,022 ms, so the bound sits between the two.
+   */
+  private static final long BOUND_MS = 2_000;
 
   @TempDir Path dir;
 
