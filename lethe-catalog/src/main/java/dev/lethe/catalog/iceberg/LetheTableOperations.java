@@ -89,7 +89,14 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
       return;
     }
     // a corrupt metadata file fails at once instead of in Iceberg's 90 s retry loop (MetadataReadRetry)
-    refreshFromMetadataLocation(row.get().metadataLocation(), MetadataReadRetry::shouldRetry, 20);
+    String location = row.get().metadataLocation();
+    try {
+      refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20);
+    } catch (NoSuchTableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new UnreadableMetadataException("table", identifier.toString(), location, e);
+    }
   }
 
   @Override

@@ -80,7 +80,14 @@ final class LetheViewOperations extends BaseViewOperations {
       return;
     }
     // a corrupt metadata file fails at once instead of in Iceberg's 90 s retry loop (MetadataReadRetry)
-    refreshFromMetadataLocation(row.get().metadataLocation(), MetadataReadRetry::shouldRetry, 20);
+    String location = row.get().metadataLocation();
+    try {
+      refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20);
+    } catch (NoSuchViewException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new UnreadableMetadataException("view", identifier.toString(), location, e);
+    }
   }
 
   @Override

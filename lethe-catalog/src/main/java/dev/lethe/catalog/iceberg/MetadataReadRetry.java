@@ -10,8 +10,8 @@ import org.apache.iceberg.exceptions.RuntimeIOException;
  * docs/design/0003-purge-sweep-and-kept-files.md §4). Iceberg's {@code refreshFromMetadataLocation}
  * retries every failure but "not found" 20 times with a backoff up to 5 s — about 90 s on a request
  * thread for a file that will never parse. Only a plain I/O failure (a store that may come back) is
- * retried; a parse failure (truncated or non-JSON content, JSON that is not metadata) and a missing
- * file fail at once.
+ * retried; a parse failure (truncated or non-JSON content, JSON that is not metadata, a gzip file
+ * that does not decompress or ends early) and a missing file fail at once.
  */
 final class MetadataReadRetry {
   private MetadataReadRetry() {}
@@ -25,7 +25,8 @@ final class MetadataReadRetry {
       return false;
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof JsonProcessingException) {
+      // content that cannot be parsed or decompressed, or ends early, reads the same way again
+      if (t instanceof JsonProcessingException || t instanceof java.util.zip.ZipException || t instanceof java.io.EOFException) {
         return false;
       }
       if (t.getCause() == t) {

@@ -24,6 +24,7 @@ import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.HttpStatus;
+import dev.lethe.catalog.iceberg.UnreadableMetadataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -120,6 +121,9 @@ public final class ErrorMapper {
       new Row(IllegalArgumentException.class, named(400),
           e -> new Answer(400, "IllegalArgumentException", e.getMessage()), store(400, "BadRequest")),
       catalog(ValidationException.class, 400),
+      // the server's storage failed, not the request (docs/design/0216-unreadable-metadata.md)
+      new Row(UnreadableMetadataException.class, e -> named(500).apply(e).logging(Log.MESSAGE),
+          e -> named(500).apply(e).logging(Log.MESSAGE), null),
       // the commit may have happened: the client must know which failure this was
       new Row(CommitStateUnknownException.class, ErrorMapper::unknownCommit, ErrorMapper::unknownCommit, null),
       new Row(CorruptRecordException.class, null, null, e -> {
