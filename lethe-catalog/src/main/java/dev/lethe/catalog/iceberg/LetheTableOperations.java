@@ -90,13 +90,8 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     }
     // a corrupt metadata file fails at once instead of in Iceberg's 90 s retry loop (MetadataReadRetry)
     String location = row.get().metadataLocation();
-    try {
-      refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20);
-    } catch (NoSuchTableException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new UnreadableMetadataException("table", identifier.toString(), location, e);
-    }
+    MetadataReadRetry.readCurrent("table", identifier, location,
+        () -> refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20));
   }
 
   @Override

@@ -81,13 +81,8 @@ final class LetheViewOperations extends BaseViewOperations {
     }
     // a corrupt metadata file fails at once instead of in Iceberg's 90 s retry loop (MetadataReadRetry)
     String location = row.get().metadataLocation();
-    try {
-      refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20);
-    } catch (NoSuchViewException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new UnreadableMetadataException("view", identifier.toString(), location, e);
-    }
+    MetadataReadRetry.readCurrent("view", identifier, location,
+        () -> refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20));
   }
 
   @Override

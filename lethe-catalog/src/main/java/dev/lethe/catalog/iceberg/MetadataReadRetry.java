@@ -17,6 +17,25 @@ final class MetadataReadRetry {
   private MetadataReadRetry() {}
 
   /**
+   * Runs the read of an entry's current metadata file.
+   *
+   * @param kind {@code table} or {@code view}
+   * @throws UnreadableMetadataException naming the entry and file, for any failure to read the file
+   * @throws org.apache.iceberg.exceptions.ValidationException if the file read belongs to another
+   *     table or view (Iceberg's UUID check)
+   */
+  static void readCurrent(String kind, org.apache.iceberg.catalog.TableIdentifier entity, String location, Runnable read) {
+    try {
+      read.run();
+    } catch (org.apache.iceberg.exceptions.ValidationException | org.apache.iceberg.exceptions.NoSuchTableException
+        | org.apache.iceberg.exceptions.NoSuchViewException e) {
+      throw e; // the file was read: a replaced entry (another table UUID) or a vanished one
+    } catch (RuntimeException e) {
+      throw new UnreadableMetadataException(kind, entity.toString(), location, e);
+    }
+  }
+
+  /**
    * @param e the failure of one read of a metadata file, not null
    * @return true only for an I/O failure whose cause is not a JSON parse error
    */
