@@ -133,8 +133,11 @@ public final class SoftDeletes {
       return d;
     });
     if (decision instanceof CreateRecord create) {
-      LOG.info("Soft-dropped table {}.{} (deletion {}, recoverable until {} ms, purgeRequested={}, by {})", catalog.name(),
-          id, create.record().deletionId(), create.record().retentionExpiresAt(), purgeRequested, deletedBy);
+      // the entity id and both times as the listings show them (entityId, retentionExpiresAt in ms since epoch)
+      long until = create.record().retentionExpiresAt();
+      LOG.info("Soft-dropped table {}.{} (entityId {}, recoverable until {} = {} ms, purgeRequested={}, by {})",
+          catalog.name(), id, create.record().entityId(), java.time.Instant.ofEpochMilli(until), until, purgeRequested,
+          deletedBy);
     }
     return decision;
   }

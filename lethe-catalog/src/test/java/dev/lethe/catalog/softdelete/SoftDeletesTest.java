@@ -61,6 +61,31 @@ class SoftDeletesTest extends SoftDeleteFixture {
     assertThat(listed.purgeJobState()).isNull();
   }
 
+  @org.junit.jupiter.api.Test
+  void theDropLogLineNamesWhatTheListingsShowAndTheDeadlineAsAnInstant() throws Exception {
+    open("h2");
+    catalog.createTable(id("t"), ParquetTables.SCHEMA);
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SoftDeletes.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    DeletionRecord r;
+    try {
+      r = drop(softDeletes(true, DAY), "t", false);
+    } finally {
+      log.detachAppender(lines);
+      log.setLevel(level);
+    }
+    assertThat(lines.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .anyMatch(m -> m.contains("entityId " + r.entityId())
+            && m.contains("recoverable until " + java.time.Instant.ofEpochMilli(r.retentionExpiresAt()) + " = "
+                + r.retentionExpiresAt() + " ms")
+            && !m.contains(r.deletionId()));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void replayedDropCreatesNothingAndDropOfNothingIsNoTable(String backend) throws Exception {
