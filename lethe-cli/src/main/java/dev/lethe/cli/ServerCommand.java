@@ -82,6 +82,12 @@ final class ServerCommand implements Callable<Integer> {
         // the platform has no such signal: the shutdown hook stops the server (exit 128 + signal)
       }
     }
+    try {
+      // the auth file is re-read at once (docs/design/0425-auth-file-reload.md); the JVM would otherwise exit on SIGHUP
+      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> server.reloadAuth());
+    } catch (IllegalArgumentException unsupported) {
+      // no SIGHUP here: the file is still looked at every lethe.auth.reload-interval-ms
+    }
     stopRequested.await();
     server.close();
     return 0;

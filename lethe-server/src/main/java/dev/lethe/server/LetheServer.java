@@ -3,6 +3,7 @@ package dev.lethe.server;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.auth.AuthFileWatch;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.config.OperationsConfig;
@@ -43,6 +44,7 @@ public final class LetheServer implements AutoCloseable {
   private final long shutdownTimeoutMs;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final GrpcStoreServer grpc; // the store's gRPC port; null when lethe.store.grpc-port is 0
+  private volatile AuthFileWatch authWatch; // null when auth is off or the caller gave the access check
 
   private LetheServer(ServerComponents components, HttpApp http, GrpcStoreServer grpc, String host,
       long shutdownTimeoutMs) {
@@ -61,7 +63,16 @@ public final class LetheServer implements AutoCloseable {
    */
   public static LetheServer start(ServerConfig config) {
     ServerAuth auth = ServerAuth.load(config);
-    LetheServer server = start(config, auth.access());
+    LetheServer server;
+    try {
+      server = start(config, auth.access());
+    } catch (RuntimeException e) {
+      if (auth.watch() != null) {
+        auth.watch().close();
+      }
+      throw e;
+    }
+    server.authWatch = auth.watch();
     auth.announce().run();
     return server;
   }
@@ -140,6 +151,16 @@ public final class LetheServer implements AutoCloseable {
     return components.pageTokens;
   }
 
+  /**
+   * Re-reads the auth file now (SIGHUP): new content that validates replaces the principals.
+   *
+   * @return true if they were replaced; false when unchanged, invalid (logged) or auth is off
+   */
+  public boolean reloadAuth() {
+    AuthFileWatch w = authWatch;
+    return w != null && w.check();
+  }
+
   /** The catalogs served (for management components in the same process). */
   public IcebergCatalogs catalogs() {
     return components.catalogs;
@@ -178,6 +199,9 @@ public final class LetheServer implements AutoCloseable {
         // Jetty stopped everything but some connection did not close within its timeout: nothing left to wait for
         LOG.warn("HTTP stopped; a connection was still open after {} ms", HttpApp.JETTY_STOP_TIMEOUT_MS);
       } finally {
+        if (authWatch != null) {
+          authWatch.close();
+        }
         components.close();
       }
     }

@@ -1,13 +1,12 @@
 package dev.lethe.server;
 
 import dev.lethe.server.auth.AccessCheck;
-import dev.lethe.server.auth.AuthFile;
-import dev.lethe.server.auth.AuthFileLoader;
-import dev.lethe.server.auth.Authorizer;
+import dev.lethe.server.auth.AuthFileWatch;
 import dev.lethe.server.auth.AuthorizerAccessCheck;
 import dev.lethe.server.auth.InvalidAuthFileException;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,21 +18,26 @@ import org.slf4j.LoggerFactory;
  *
  * @param access the check run before every route; {@link AccessCheck#ALLOW_ALL} when auth is off
  * @param announce logs whether auth is on, from which file, or why it is off
+ * @param watch re-reads the auth file on change; null when auth is off
  */
-record ServerAuth(AccessCheck access, Runnable announce) {
+record ServerAuth(AccessCheck access, Runnable announce, AuthFileWatch watch) {
   private static final Logger LOG = LoggerFactory.getLogger(LetheServer.class);
 
   /** @throws ConfigException if the auth file is invalid (the message names {@code lethe.auth.file}) */
   static ServerAuth load(ServerConfig config) {
     AccessCheck access = AccessCheck.ALLOW_ALL;
     Runnable announce;
+    AuthFileWatch watch = null;
     if (config.authFile() != null) {
+      long intervalMs = OperationsConfig.authReloadIntervalMs(config.properties());
       try {
-        AuthFile file = new AuthFileLoader().load(config.authFile());
-        access = new AuthorizerAccessCheck(Authorizer.of(file));
+        AuthFileWatch w = new AuthFileWatch(config.authFile(), intervalMs);
+        watch = w;
+        access = new AuthorizerAccessCheck(w::authorizer);
         // the operator sees from the log alone that the file took effect, and which one
-        announce = () -> LOG.info("Auth is on: {} principal(s) from {} ({})", file.principals().size(),
-            config.authFile(), ConfigKeys.AUTH_FILE);
+        announce = () -> LOG.info("Auth is on: {} principal(s) from {} ({}; re-read on change{} and on SIGHUP)",
+            w.principals(), config.authFile(), ConfigKeys.AUTH_FILE,
+            intervalMs > 0 ? ", looked at every " + intervalMs + " ms" : " off");
       } catch (InvalidAuthFileException e) {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
       }
@@ -44,6 +48,6 @@ record ServerAuth(AccessCheck access, Runnable announce) {
       announce = () -> LOG.info("Auth is off ({} not set): every request is allowed; the server binds {} only",
           ConfigKeys.AUTH_FILE, config.host());
     }
-    return new ServerAuth(access, announce);
+    return new ServerAuth(access, announce, watch);
   }
 }

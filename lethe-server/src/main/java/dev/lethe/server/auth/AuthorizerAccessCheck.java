@@ -10,16 +10,21 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
  * reason, which never contains a token.
  */
 public final class AuthorizerAccessCheck implements AccessCheck {
-  private final Authorizer authorizer;
+  private final java.util.function.Supplier<Authorizer> authorizers;
 
   /** @param authorizer the principals of the auth file */
   public AuthorizerAccessCheck(Authorizer authorizer) {
-    this.authorizer = authorizer;
+    this(() -> authorizer);
+  }
+
+  /** @param authorizers the principals in use at each call (an {@link AuthFileWatch}'s, re-read on change) */
+  public AuthorizerAccessCheck(java.util.function.Supplier<Authorizer> authorizers) {
+    this.authorizers = authorizers;
   }
 
   @Override
   public void check(String authorizationHeader, String catalog, boolean write) {
-    refuse(authorizer.authorize(authorizationHeader, catalog, write ? Access.WRITE : Access.READ));
+    refuse(authorizers.get().authorize(authorizationHeader, catalog, write ? Access.WRITE : Access.READ));
   }
 
   private static void refuse(AuthDecision decision) {
@@ -34,24 +39,24 @@ public final class AuthorizerAccessCheck implements AccessCheck {
 
   @Override
   public void checkAdmin(String authorizationHeader) {
-    refuse(authorizer.authorizeAdmin(authorizationHeader));
+    refuse(authorizers.get().authorizeAdmin(authorizationHeader));
   }
 
   @Override
   public void checkMetrics(String authorizationHeader) {
-    refuse(authorizer.authorizeMetrics(authorizationHeader));
+    refuse(authorizers.get().authorizeMetrics(authorizationHeader));
   }
 
   @Override
   public Optional<Principal> storeCaller(String authorizationHeader) {
-    AuthDecision decision = authorizer.authenticate(authorizationHeader);
+    AuthDecision decision = authorizers.get().authenticate(authorizationHeader);
     refuse(decision);
     return Optional.of(((AuthDecision.Allowed) decision).principal());
   }
 
   @Override
   public String principal(String authorizationHeader) {
-    AuthDecision decision = authorizer.authenticate(authorizationHeader);
+    AuthDecision decision = authorizers.get().authenticate(authorizationHeader);
     return decision instanceof AuthDecision.Allowed a ? a.principal().name() : "anonymous";
   }
 }

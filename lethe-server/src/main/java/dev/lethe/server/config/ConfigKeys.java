@@ -41,6 +41,8 @@ public final class ConfigKeys {
   public static final String ALLOWED_ORIGINS = "lethe.http.allowed-origins";
   /** Principals file; default none (auth off). */
   public static final String AUTH_FILE = "lethe.auth.file";
+  /** ms between two looks at the auth file for new content; default 2000; 0 = only on SIGHUP. */
+  public static final String AUTH_RELOAD_INTERVAL_MS = "lethe.auth.reload-interval-ms";
   /**
    * Whether {@code GET /metrics} answers without a token when auth is on (true/false); default
    * false: a bearer token with a read grant is needed (docs/auth.md "Operational routes").

@@ -4,8 +4,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The operational keys of {@code lethe server}: who may scrape {@code /metrics} and how long a stop
- * waits for requests in flight (docs/design/0410-operations.md).
+ * The operational keys of {@code lethe server}: who may scrape {@code /metrics}, how long a stop
+ * waits for requests in flight (docs/design/0410-operations.md), and how often the auth file is
+ * looked at (docs/design/0425-auth-file-reload.md).
  */
 public final class OperationsConfig {
   /** Default of {@link ConfigKeys#SHUTDOWN_TIMEOUT_MS}: 10 s. */
@@ -13,7 +14,19 @@ public final class OperationsConfig {
   /** Largest {@link ConfigKeys#SHUTDOWN_TIMEOUT_MS}: one hour. */
   public static final long MAX_SHUTDOWN_TIMEOUT_MS = 3_600_000;
 
+  /** Default of {@link ConfigKeys#AUTH_RELOAD_INTERVAL_MS}: 2 s. */
+  public static final long DEFAULT_AUTH_RELOAD_INTERVAL_MS = 2_000;
+
   private OperationsConfig() {}
+
+  /**
+   * {@link ConfigKeys#AUTH_RELOAD_INTERVAL_MS} in ms; default {@value #DEFAULT_AUTH_RELOAD_INTERVAL_MS}; 0 = on SIGHUP only.
+   *
+   * @throws ConfigException naming the key when the value is not a number in 0..3600000
+   */
+  public static long authReloadIntervalMs(Map<String, String> values) {
+    return ConfigNumbers.number(values, ConfigKeys.AUTH_RELOAD_INTERVAL_MS, DEFAULT_AUTH_RELOAD_INTERVAL_MS, 0, 3_600_000);
+  }
 
   /**
    * {@link ConfigKeys#METRICS_PUBLIC}; default false.

@@ -72,7 +72,8 @@ public final class ServerConfigLoader {
     java.util.Set<String> keys = new java.util.HashSet<>(List.of(ConfigKeys.HOST, ConfigKeys.PORT,
         ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
         ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES,
-        ConfigKeys.AUTH_FILE, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.IDLE_TIMEOUT_MS,
+        ConfigKeys.AUTH_FILE, ConfigKeys.AUTH_RELOAD_INTERVAL_MS, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS,
+        ConfigKeys.IDLE_TIMEOUT_MS,
         ConfigKeys.MAX_REQUESTS_PER_CLIENT, ConfigKeys.ALLOWED_ORIGINS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
@@ -85,7 +86,7 @@ public final class ServerConfigLoader {
     keys.addAll(List.of(ConfigKeys.HOST, ConfigKeys.PORT, ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL,
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
         ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE,
-        ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.IDLE_TIMEOUT_MS,
+        ConfigKeys.AUTH_RELOAD_INTERVAL_MS, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.IDLE_TIMEOUT_MS,
         ConfigKeys.MAX_REQUESTS_PER_CLIENT, ConfigKeys.ALLOWED_ORIGINS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
