@@ -23,13 +23,16 @@ final class MetadataReadRetry {
    * @throws UnreadableMetadataException naming the entry and file, for any failure to read the file
    * @throws org.apache.iceberg.exceptions.ValidationException if the file read belongs to another
    *     table or view (Iceberg's UUID check)
+   * @throws dev.lethe.catalog.location.InvalidLocationException if confinement refused the read (400)
    */
   static void readCurrent(String kind, org.apache.iceberg.catalog.TableIdentifier entity, String location, Runnable read) {
     try {
       read.run();
     } catch (org.apache.iceberg.exceptions.ValidationException | org.apache.iceberg.exceptions.NoSuchTableException
-        | org.apache.iceberg.exceptions.NoSuchViewException e) {
-      throw e; // the file was read: a replaced entry (another table UUID) or a vanished one
+        | org.apache.iceberg.exceptions.NoSuchViewException | dev.lethe.catalog.location.InvalidLocationException e) {
+      // a replaced entry (another table UUID), a vanished one, or a read the confinement refused (a
+      // symbolic link, docs/design/0007): each keeps its own answer
+      throw e;
     } catch (RuntimeException e) {
       throw new UnreadableMetadataException(kind, entity.toString(), location, e);
     }
