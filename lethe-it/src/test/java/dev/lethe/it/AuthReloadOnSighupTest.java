@@ -35,7 +35,8 @@ class AuthReloadOnSighupTest {
 
   @Test
   void sighupLetsInAPrincipalAddedToTheFileAndTheServerKeepsRunning() throws Exception {
-    Path auth = Files.createTempFile(Path.of(System.getProperty("lethe.it.work-dir", "target/it")), "auth-hup-", ".yaml");
+    Path work = Files.createDirectories(Path.of(System.getProperty("lethe.it.work-dir", "target/it")));
+    Path auth = Files.createTempFile(work, "auth-hup-", ".yaml");
     Files.writeString(auth, "principals:\n" + principal("reader", "reader-token-hup"));
     ServerFixture server = ServerFixture.start("auth-hup", Map.of("LETHE_AUTH_FILE", auth.toString(),
         "LETHE_AUTH_RELOAD_INTERVAL_MS", "0"));

@@ -24,14 +24,16 @@ final class MetadataReadRetry {
    * @throws org.apache.iceberg.exceptions.ValidationException if the file read belongs to another
    *     table or view (Iceberg's UUID check)
    * @throws dev.lethe.catalog.location.InvalidLocationException if confinement refused the read (400)
+   * @throws org.apache.iceberg.exceptions.NotFoundException if the file does not exist (404, naming it)
    */
   static void readCurrent(String kind, org.apache.iceberg.catalog.TableIdentifier entity, String location, Runnable read) {
     try {
       read.run();
     } catch (org.apache.iceberg.exceptions.ValidationException | org.apache.iceberg.exceptions.NoSuchTableException
-        | org.apache.iceberg.exceptions.NoSuchViewException | dev.lethe.catalog.location.InvalidLocationException e) {
-      // a replaced entry (another table UUID), a vanished one, or a read the confinement refused (a
-      // symbolic link, docs/design/0007): each keeps its own answer
+        | org.apache.iceberg.exceptions.NoSuchViewException | org.apache.iceberg.exceptions.NotFoundException
+        | dev.lethe.catalog.location.InvalidLocationException e) {
+      // a replaced entry (another table UUID), a vanished one, a missing file (the REST compatibility
+      // kit requires NotFoundException), or a read the confinement refused: each keeps its own answer
       throw e;
     } catch (RuntimeException e) {
       throw new UnreadableMetadataException(kind, entity.toString(), location, e);

@@ -1,8 +1,9 @@
 package dev.lethe.catalog.iceberg;
 
 /**
- * The current metadata file of a catalog entry cannot be read: it is missing, is not JSON, is
- * truncated, or is JSON that is not table or view metadata. The server's storage failed, not the
+ * The current metadata file of a catalog entry cannot be read: it is not JSON, is truncated, does
+ * not decompress, or is JSON that is not table or view metadata (a missing file stays Iceberg's
+ * {@code NotFoundException}). The server's storage failed, not the
  * caller's request: the HTTP edge answers 500 with this type and message
  * (docs/design/0216-unreadable-metadata.md).
  */
@@ -24,9 +25,6 @@ public final class UnreadableMetadataException extends RuntimeException {
     Throwable root = cause;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
-    }
-    if (cause instanceof org.apache.iceberg.exceptions.NotFoundException) {
-      return "the file does not exist";
     }
     String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     int newline = message.indexOf('\n');

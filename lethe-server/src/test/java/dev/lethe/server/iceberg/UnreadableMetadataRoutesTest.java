@@ -22,9 +22,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A table or view whose current metadata file cannot be read (bytes that are not JSON, JSON that is
- * not metadata, a truncated file, a missing file) answers every route that reads it with a 500
+ * not metadata, a truncated file) answers every route that reads it with a 500
  * {@code UnreadableMetadataException} naming the entity and the file: the server's storage failed,
- * not the client's request. Nothing changes, and the catalog still lists the entry.
+ * not the client's request. A missing file is a 404 {@code NotFoundException} naming it, as
+ * Iceberg's REST compatibility kit requires. Nothing changes, and the catalog still lists the entry.
  */
 class UnreadableMetadataRoutesTest {
   private static final String NS = "/iceberg/v1/main/namespaces/db";
@@ -81,7 +82,10 @@ class UnreadableMetadataRoutesTest {
         HttpResponse<String> got = http.send((String) r[0], (String) r[1], (String) r[2], Map.of());
         String file = (String) r[3];
         JsonNode error = got.body().isEmpty() ? null : ServerHttp.JSON.readTree(got.body()).get("error");
-        if (got.statusCode() != 500 || error == null || !error.get("type").asText().equals("UnreadableMetadataException")
+        // a missing file is Iceberg's 404 NotFoundException, as the REST compatibility kit requires
+        int status = how.equals("missing") ? 404 : 500;
+        String type = how.equals("missing") ? "NotFoundException" : "UnreadableMetadataException";
+        if (got.statusCode() != status || error == null || !error.get("type").asText().equals(type)
             || !error.get("message").asText().contains(file)) {
           wrong.add(r[0] + " " + r[1] + " -> " + got.statusCode() + " " + got.body());
         }
