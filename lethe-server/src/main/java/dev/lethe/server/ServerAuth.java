@@ -35,9 +35,12 @@ record ServerAuth(AccessCheck access, Runnable announce, AuthFileWatch watch) {
         watch = w;
         access = new AuthorizerAccessCheck(w::authorizer);
         // the operator sees from the log alone that the file took effect, and which one
-        announce = () -> LOG.info("Auth is on: {} principal(s) from {} ({}; re-read on change{} and on SIGHUP)",
-            w.principals(), config.authFile(), ConfigKeys.AUTH_FILE,
-            intervalMs > 0 ? ", looked at every " + intervalMs + " ms" : " off");
+        announce = () -> {
+          LOG.info("Auth is on: {} principal(s) from {} ({})", w.principals(), config.authFile(), ConfigKeys.AUTH_FILE);
+          LOG.info("The auth file is re-read on SIGHUP{} ({})",
+              intervalMs > 0 ? " and when it changes, looked at every " + intervalMs + " ms" : " only",
+              ConfigKeys.AUTH_RELOAD_INTERVAL_MS);
+        };
       } catch (InvalidAuthFileException e) {
         throw new ConfigException("Invalid " + ConfigKeys.AUTH_FILE + ": " + e.getMessage());
       }
