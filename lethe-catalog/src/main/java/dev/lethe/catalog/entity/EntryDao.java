@@ -47,8 +47,21 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
     return query.map(rows).findOne();
   }
 
-  /** Inserts the row, every column bound from the record's accessor of the same (camelCase) name. */
-  protected final void insertRow(R row) {
+  /** The visible entry of that name in the namespace (a table: the live one), if any. */
+  public final Optional<R> find(String namespaceId, String name) {
+    return one(handle
+        .createQuery(select() + "namespace_id = :ns AND name = :name" + visible)
+        .bind("ns", namespaceId)
+        .bind("name", name));
+  }
+
+  /**
+   * Inserts the row, every column bound from the record's accessor of the same (camelCase) name.
+   *
+   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException if an entry of that name
+   *     exists (unique key)
+   */
+  public final void insert(R row) {
     handle
         .createUpdate("INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
             + String.join(", ", columns.stream().map(c -> ":" + camel(c)).toList()) + ")")
@@ -56,8 +69,8 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
         .execute();
   }
 
-  /** Names in the namespace, sorted. */
-  protected final List<String> names(String namespaceId) {
+  /** Names of the visible entries of the namespace, sorted. */
+  public final List<String> names(String namespaceId) {
     return handle
         .createQuery("SELECT name FROM " + table + " WHERE namespace_id = :ns" + visible + " ORDER BY name")
         .bind("ns", namespaceId)
@@ -65,8 +78,14 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
         .list();
   }
 
-  /** One keyset page of the names in the namespace (docs/design/0403-keyset-catalog-listings.md). */
-  protected final KeysetPage<String> namesPage(String namespaceId, String after, int size) {
+  /**
+   * One keyset page of the names of the visible entries of the namespace, sorted
+   * (docs/design/0403-keyset-catalog-listings.md).
+   *
+   * @param after the previous page's last name, or null for the first page
+   * @param size the page size, at least 1
+   */
+  public final KeysetPage<String> namesPage(String namespaceId, String after, int size) {
     Query q = handle
         .createQuery("SELECT name FROM " + table + " WHERE namespace_id = :ns" + visible
             + (after == null ? "" : " AND name > :after") + " ORDER BY name LIMIT :n")
@@ -78,8 +97,8 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
     return KeysetPage.cut(q.mapTo(String.class).list(), size, name -> name);
   }
 
-  /** Whether the namespace holds at least one entry. */
-  protected final boolean anyIn(String namespaceId) {
+  /** Whether the namespace holds at least one visible entry. */
+  public final boolean any(String namespaceId) {
     return handle
         .createQuery("SELECT COUNT(*) FROM " + table + " WHERE namespace_id = :ns" + visible)
         .bind("ns", namespaceId)
@@ -117,8 +136,12 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
         .execute();
   }
 
-  /** Removes the entry of that name; returns rows deleted (0 or 1). */
-  protected final int deleteNamed(String namespaceId, String name) {
+  /**
+   * Removes the visible entry of that name (a table's metadata-only drop); files are not touched.
+   *
+   * @return rows deleted (0 or 1)
+   */
+  public final int delete(String namespaceId, String name) {
     return handle
         .createUpdate("DELETE FROM " + table + " WHERE namespace_id = :ns AND name = :name" + visible)
         .bind("ns", namespaceId)

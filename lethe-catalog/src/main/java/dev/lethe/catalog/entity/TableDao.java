@@ -12,7 +12,9 @@ import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
  * <p>Every read of a table goes through {@link #IS_DELETED} (docs/design/0200-catalog-architecture.md "Entities and storage"):
  * live rows are {@code NOT} that predicate, so a row marked deleted either way is never served.
  * The soft deletion's reads and writes ({@link #RETAINED}, the {@code …Retained}/{@code …ForUpdate}
- * methods) address deleted rows on purpose, and only through the deletion pointer.
+ * methods) address deleted rows on purpose, and only through the deletion pointer. The statements
+ * shared with views ({@link EntryDao#find}, {@code names}, {@code any}, {@code delete}, the
+ * compare-and-set) address live rows only.
  */
 public final class TableDao extends EntryDao<TableRow> {
   /** The one "is deleted" predicate; every query of this DAO uses it. */
@@ -32,54 +34,6 @@ public final class TableDao extends EntryDao<TableRow> {
   /** A DAO bound to one handle (and so to its transaction, if any). */
   public TableDao(Handle handle) {
     super(handle, "lethe_table", ROWS, COLUMNS, LIVE);
-  }
-
-  /** The live table of that name in the namespace, if any. */
-  public Optional<TableRow> findLive(String namespaceId, String name) {
-    return one(handle
-        .createQuery(select() + "namespace_id = :ns AND name = :name AND " + LIVE)
-        .bind("ns", namespaceId)
-        .bind("name", name));
-  }
-
-  /** Names of the live tables of a namespace, sorted. */
-  public List<String> listLiveNames(String namespaceId) {
-    return names(namespaceId);
-  }
-
-  /**
-   * One page of the names of the live tables of a namespace, sorted (keyset:
-   * docs/design/0403-keyset-catalog-listings.md).
-   *
-   * @param after the previous page's last name, or null for the first page
-   * @param size the page size, at least 1
-   */
-  public KeysetPage<String> listLiveNamesPage(String namespaceId, String after, int size) {
-    return namesPage(namespaceId, after, size);
-  }
-
-  /** Whether the namespace holds at least one live table. */
-  public boolean anyLive(String namespaceId) {
-    return anyIn(namespaceId);
-  }
-
-  /**
-   * Inserts a live table.
-   *
-   * @throws org.jdbi.v3.core.statement.UnableToExecuteStatementException if a live table of that
-   *     name exists (unique key)
-   */
-  public void insert(TableRow row) {
-    insertRow(row);
-  }
-
-  /**
-   * Removes the entry of a live table (the metadata-only drop); files are not touched.
-   *
-   * @return rows deleted (0 or 1)
-   */
-  public int deleteLive(String namespaceId, String name) {
-    return deleteNamed(namespaceId, name);
   }
 
   /**

@@ -162,12 +162,14 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   protected TableOperations newTableOps(TableIdentifier identifier) {
-    return new LetheTableOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed);
+    return new LetheTableOperations(
+        new EntryOperations<>(EntryOperations.Kind.TABLE, jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed));
   }
 
   @Override
   protected ViewOperations newViewOps(TableIdentifier identifier) {
-    return new LetheViewOperations(jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed);
+    return new LetheViewOperations(
+        new EntryOperations<>(EntryOperations.Kind.VIEW, jdbi, catalog.catalogId(), identifier, io, clock, ids, allowed));
   }
 
   @Override
@@ -222,7 +224,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   public boolean tableExists(TableIdentifier identifier) {
     return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
+        .flatMap(ns -> new TableDao(h).find(ns.namespaceId(), identifier.name()))
         .isPresent());
   }
 
@@ -230,7 +232,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   public List<TableIdentifier> listTables(Namespace namespace) {
     return jdbi.withHandle(h -> {
       NamespaceRow ns = requireNamespace(h, namespace);
-      return new TableDao(h).listLiveNames(ns.namespaceId()).stream()
+      return new TableDao(h).names(ns.namespaceId()).stream()
           .map(name -> TableIdentifier.of(namespace, name))
           .toList();
     });
@@ -245,7 +247,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @throws NoSuchNamespaceException if the namespace does not exist
    */
   public KeysetPage<TableIdentifier> listTables(Namespace namespace, String after, int size) {
-    return jdbi.withHandle(h -> new TableDao(h).listLiveNamesPage(requireNamespace(h, namespace).namespaceId(), after, size))
+    return jdbi.withHandle(h -> new TableDao(h).namesPage(requireNamespace(h, namespace).namespaceId(), after, size))
         .map(name -> TableIdentifier.of(namespace, name));
   }
 
@@ -282,7 +284,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
           TableDao tables = new TableDao(h);
           Optional<TableRow> row = tables.findNameHolderForUpdate(ns.namespaceId(), identifier.name())
               .filter(r -> r.deletionId() == null);
-          if (row.isEmpty() || tables.deleteLive(ns.namespaceId(), identifier.name()) != 1) {
+          if (row.isEmpty() || tables.delete(ns.namespaceId(), identifier.name()) != 1) {
             return false;
           }
           LocationClaims.release(h, ClaimOwner.table(row.get().tableId()));
@@ -326,7 +328,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         NamespaceRow fromNs = findNamespace(h, catalog.catalogId(), from.namespace())
             .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
         TableDao tables = new TableDao(h);
-        if (tables.findLive(fromNs.namespaceId(), from.name()).isEmpty()) {
+        if (tables.find(fromNs.namespaceId(), from.name()).isEmpty()) {
           throw new NoSuchTableException("Table does not exist: %s", from);
         }
         NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
@@ -334,7 +336,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         if (new ViewDao(h).find(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
         }
-        if (tables.findLive(toNs.namespaceId(), to.name()).isPresent()) {
+        if (tables.find(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Table already exists: %s", to);
         }
         NameGuards.check(h, catalog.catalogId(), toNs, to);
@@ -497,7 +499,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   public List<TableIdentifier> listViews(Namespace namespace) {
     return jdbi.withHandle(h -> {
       NamespaceRow ns = requireNamespace(h, namespace);
-      return new ViewDao(h).listNames(ns.namespaceId()).stream()
+      return new ViewDao(h).names(ns.namespaceId()).stream()
           .map(name -> TableIdentifier.of(namespace, name))
           .toList();
     });
@@ -512,7 +514,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @throws NoSuchNamespaceException if the namespace does not exist
    */
   public KeysetPage<TableIdentifier> listViews(Namespace namespace, String after, int size) {
-    return jdbi.withHandle(h -> new ViewDao(h).listNamesPage(requireNamespace(h, namespace).namespaceId(), after, size))
+    return jdbi.withHandle(h -> new ViewDao(h).namesPage(requireNamespace(h, namespace).namespaceId(), after, size))
         .map(name -> TableIdentifier.of(namespace, name));
   }
 
@@ -551,7 +553,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         }
         NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
             .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
-        if (new TableDao(h).findLive(toNs.namespaceId(), to.name()).isPresent()) {
+        if (new TableDao(h).find(toNs.namespaceId(), to.name()).isPresent()) {
           throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
         }
         if (views.find(toNs.namespaceId(), to.name()).isPresent()) {
@@ -663,7 +665,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         return false;
       }
       String id = row.get().namespaceId();
-      if (new TableDao(h).anyLive(id)) {
+      if (new TableDao(h).any(id)) {
         throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains tables", namespace);
       }
       if (new ViewDao(h).any(id)) {

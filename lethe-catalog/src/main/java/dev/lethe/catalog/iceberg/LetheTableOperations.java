@@ -1,11 +1,7 @@
 package dev.lethe.catalog.iceberg;
 
 import dev.lethe.catalog.entity.ColumnLimits;
-import dev.lethe.catalog.entity.NamespaceRow;
-import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
-import dev.lethe.catalog.entity.ViewDao;
-import dev.lethe.catalog.location.AllowedLocations;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.FollowedRoots;
 import dev.lethe.catalog.location.LocationHeldException;
@@ -13,22 +9,18 @@ import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.location.WriteConfinement;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * Table operations over the {@code lethe_table} row of one identifier: refresh reads the live row's
@@ -48,23 +40,16 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * the claims lock in the transaction that inserts or swaps the row.
  */
 final class LetheTableOperations extends BaseMetastoreTableOperations {
+  private final EntryOperations<TableRow> entry;
   private final Jdbi jdbi;
   private final String catalogId;
   private final TableIdentifier identifier;
-  private final FileIO io;
-  private final Clock clock;
-  private final Supplier<String> ids;
-  private final AllowedLocations allowed;
 
-  LetheTableOperations(Jdbi jdbi, String catalogId, TableIdentifier identifier, FileIO io, Clock clock,
-      Supplier<String> ids, AllowedLocations allowed) {
-    this.allowed = allowed;
-    this.jdbi = jdbi;
-    this.catalogId = catalogId;
-    this.identifier = identifier;
-    this.io = io;
-    this.clock = clock;
-    this.ids = ids;
+  LetheTableOperations(EntryOperations<TableRow> entry) {
+    this.entry = entry;
+    this.jdbi = entry.jdbi;
+    this.catalogId = entry.catalogId;
+    this.identifier = entry.identifier;
   }
 
   @Override
@@ -74,24 +59,13 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   public FileIO io() {
-    return io;
+    return entry.io;
   }
 
   @Override
   protected void doRefresh() {
-    Optional<TableRow> row = jdbi.withHandle(h -> LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
-        .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name())));
-    if (row.isEmpty()) {
-      if (currentMetadataLocation() != null) {
-        throw new NoSuchTableException("Table does not exist: %s (dropped by another client)", identifier);
-      }
-      disableRefresh();
-      return;
-    }
-    // a corrupt metadata file fails at once instead of in Iceberg's 90 s retry loop (MetadataReadRetry)
-    String location = row.get().metadataLocation();
-    MetadataReadRetry.readCurrent("table", identifier, location,
-        () -> refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20));
+    entry.refresh(currentMetadataLocation(), this::disableRefresh,
+        location -> refreshFromMetadataLocation(location, MetadataReadRetry::shouldRetry, 20));
   }
 
   @Override
@@ -101,7 +75,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     String refusal = register ? "Cannot register " + identifier
         : newTable ? "Cannot create table " + identifier : "Cannot commit " + identifier;
     // rule 1: refuse before anything is written (a location such as "file:/x?" must not overwrite /x)
-    WriteConfinement.checkTable(allowed, base, metadata);
+    WriteConfinement.checkTable(entry.allowed, base, metadata);
     checkColumnLimits(register, metadata, refusal);
     if (!newTable) {
       ClaimChange change = planClaims(base, metadata, refusal);
@@ -110,7 +84,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
         // Iceberg writes it under the location or write.metadata.path, so inside a root; never point at one that is not
         TableRoots.of(metadata).checkMetadataFile(newLocation);
       }
-      long now = clock.millis();
+      long now = entry.clock.millis();
       jdbi.useTransaction(h -> {
         String tableId = swap(h, catalogId, identifier, base.metadataFileLocation(), newLocation, now);
         applyClaims(h, catalogId, tableId, change, now, refusal);
@@ -129,7 +103,9 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     if (!register) {
       tableRoots.checkMetadataFile(newLocation);
     }
-    insert(newLocation, clock.millis(), roots, refusal);
+    long now = entry.clock.millis();
+    entry.insert((ns, tableId) -> new TableRow(tableId, catalogId, ns.namespaceId(), identifier.name(), newLocation, null, 0L,
+        null, now, now), roots, now, refusal);
   }
 
   /**
@@ -146,7 +122,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     if (!moved && !FollowedRoots.mayRelease(base, metadata)) {
       return null;
     }
-    Optional<ClaimOwner> owner = jdbi.withHandle(this::liveOwner);
+    Optional<ClaimOwner> owner = jdbi.withHandle(entry::liveOwner);
     if (owner.isEmpty()) {
       return null; // dropped meanwhile: the swap answers 404
     }
@@ -156,7 +132,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
     if (!moved && earlier.isEmpty()) {
       return null;
     }
-    Set<LocationPath> inUse = earlier.isEmpty() ? Set.of() : FollowedRoots.stillReferenced(metadata, io, current, earlier);
+    Set<LocationPath> inUse = earlier.isEmpty() ? Set.of() : FollowedRoots.stillReferenced(metadata, entry.io, current, earlier);
     if (moved) {
       try {
         jdbi.useHandle(h -> LocationClaims.precheck(h, catalogId, owner.get(), current, refusal));
@@ -216,39 +192,6 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
   /** Longer than any {@code <version>-<uuid>[.gz].metadata.json} Iceberg names a metadata file. */
   static final String LONGEST_METADATA_FILE_NAME = "x".repeat(64);
 
-  private Optional<ClaimOwner> liveOwner(Handle h) {
-    return LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
-        .flatMap(ns -> new TableDao(h).findLive(ns.namespaceId(), identifier.name()))
-        .map(row -> ClaimOwner.table(row.tableId()));
-  }
-
-  private void insert(String location, long now, List<LocationPath> roots, String refusal) {
-    try {
-      jdbi.useTransaction(h -> {
-        NamespaceRow ns = LetheCatalog.findNamespaceForUpdate(h, catalogId, identifier.namespace())
-            .orElseThrow(() -> new NoSuchNamespaceException(
-                "Cannot create table %s: namespace does not exist: %s", identifier, identifier.namespace()));
-        if (new ViewDao(h).find(ns.namespaceId(), identifier.name()).isPresent()) {
-          throw new AlreadyExistsException("View with same name already exists: %s", identifier);
-        }
-        TableDao tables = new TableDao(h);
-        if (tables.findLive(ns.namespaceId(), identifier.name()).isPresent()) {
-          throw new AlreadyExistsException("Table already exists: %s", identifier);
-        }
-        NameGuards.check(h, catalogId, ns, identifier);
-        String tableId = ids.get();
-        tables.insert(new TableRow(tableId, catalogId, ns.namespaceId(), identifier.name(), location, null, 0L, null, now, now));
-        // rule 2, last lock of the transaction: the new table holds its roots or nothing is created
-        LocationClaims.acquire(h, catalogId, ClaimOwner.table(tableId), roots, now, refusal);
-      });
-    } catch (UnableToExecuteStatementException e) {
-      if (SqlErrors.isConstraintViolation(e)) {
-        throw new AlreadyExistsException(e, "Table already exists: %s", identifier);
-      }
-      throw e;
-    }
-  }
-
   /**
    * The commit's compare-and-set inside the caller's transaction (it row-locks the table).
    *
@@ -257,19 +200,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
    * @throws CommitFailedException if another commit won
    */
   static String swap(Handle h, String catalogId, TableIdentifier identifier, String expected, String next, long now) {
-    Optional<NamespaceRow> ns = LetheCatalog.findNamespace(h, catalogId, identifier.namespace());
-    TableDao tables = new TableDao(h);
-    int swapped = ns.map(n -> tables.compareAndSetMetadataLocation(n.namespaceId(), identifier.name(), expected, next, now))
-        .orElse(0);
-    Optional<TableRow> live = ns.flatMap(n -> tables.findLive(n.namespaceId(), identifier.name()));
-    if (swapped == 1 && live.isPresent()) {
-      return live.get().tableId();
-    }
-    if (live.isEmpty()) {
-      throw new NoSuchTableException("Cannot commit %s: the table was dropped", identifier);
-    }
-    throw new CommitFailedException("Cannot commit %s: metadata location is no longer %s (another commit won)",
-        identifier, expected);
+    return EntryOperations.swap(h, EntryOperations.Kind.TABLE, "", catalogId, identifier, expected, next, now);
   }
 
   /**
@@ -278,7 +209,7 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
    * @throws dev.lethe.catalog.location.InvalidLocationException if the commit sets a refused location
    */
   String writeMetadata(TableMetadata base, TableMetadata metadata) {
-    WriteConfinement.checkTable(allowed, base, metadata);
+    WriteConfinement.checkTable(entry.allowed, base, metadata);
     checkColumnLimits(false, metadata, "Cannot commit " + identifier);
     return writeNewMetadataIfRequired(false, metadata);
   }

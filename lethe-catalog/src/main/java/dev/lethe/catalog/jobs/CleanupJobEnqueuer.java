@@ -93,7 +93,7 @@ public final class CleanupJobEnqueuer {
       TableRow row = tables.findNameHolderForUpdate(ns.namespaceId(), id.name())
           .filter(r -> r.deletionId() == null)
           .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", id));
-      if (tables.deleteLive(ns.namespaceId(), id.name()) != 1) {
+      if (tables.delete(ns.namespaceId(), id.name()) != 1) {
         throw new NoSuchTableException("Table does not exist: %s", id);
       }
       CleanupJobDao jobs = new CleanupJobDao(h);

@@ -296,7 +296,7 @@ public final class SoftDeletes {
     TableDao tables = new TableDao(h);
     Optional<TableRow> byName = tables.findRetained(ns.get().namespaceId(), id.name());
     if (byName.isEmpty()) {
-      boolean live = tables.findLive(ns.get().namespaceId(), id.name()).isPresent();
+      boolean live = tables.find(ns.get().namespaceId(), id.name()).isPresent();
       return Optional.of(new NoRetainedDeletion(live ? "table " + id + " is live, not dropped" : "no retained deletion of " + id));
     }
     DeletionDao deletions = new DeletionDao(h);

@@ -132,11 +132,11 @@ class DeletionDaoTest {
 
     db.jdbi().useHandle(h -> {
       TableDao tables = new TableDao(h);
-      assertThat(tables.findLive(ns.namespaceId(), "t")).isEmpty();
-      assertThat(tables.listLiveNames(ns.namespaceId())).isEmpty();
-      assertThat(tables.anyLive(ns.namespaceId())).isFalse();
+      assertThat(tables.find(ns.namespaceId(), "t")).isEmpty();
+      assertThat(tables.names(ns.namespaceId())).isEmpty();
+      assertThat(tables.any(ns.namespaceId())).isFalse();
       assertThat(tables.findRetained(ns.namespaceId(), "t").map(TableRow::deletionId)).contains(r.deletionId());
-      assertThat(tables.deleteLive(ns.namespaceId(), "t")).isZero();
+      assertThat(tables.delete(ns.namespaceId(), "t")).isZero();
       assertThat(tables.rename(ns.namespaceId(), "t", ns.namespaceId(), "u", T0)).isZero();
       assertThat(tables.compareAndSetMetadataLocation(ns.namespaceId(), "t", t.metadataLocation(), "/x.json", T0)).isZero();
     });
@@ -173,7 +173,7 @@ class DeletionDaoTest {
       assertThat(tables.clearDeletionId(t.tableId(), other.deletionId())).isZero();
       assertThat(tables.deleteRetained(t.tableId(), other.deletionId())).isZero();
       assertThat(tables.clearDeletionId(t.tableId(), r.deletionId())).isEqualTo(1);
-      assertThat(tables.findLive(ns.namespaceId(), "t")).isPresent();
+      assertThat(tables.find(ns.namespaceId(), "t")).isPresent();
       assertThat(tables.deleteRetained(t.tableId(), r.deletionId())).as("live row").isZero();
     });
   }
