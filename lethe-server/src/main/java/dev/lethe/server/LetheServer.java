@@ -8,14 +8,9 @@ import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfig;
-import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ShutdownGate;
-import dev.lethe.server.iceberg.IcebergRestRoutes;
-import dev.lethe.server.store.GrpcStoreServer;
-import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.store.core.Store;
-import io.javalin.Javalin;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -38,21 +33,14 @@ public final class LetheServer implements AutoCloseable {
   static final long ABORT_GRACE_MS = 5_000;
 
   private final ServerComponents components;
-  private final Javalin app;
-  private final ShutdownGate gate; // answers 503 from the stop on and counts the requests in flight
-  private final String host;
+  private final Listeners listeners;
   private final long shutdownTimeoutMs;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final GrpcStoreServer grpc; // the store's gRPC port; null when lethe.store.grpc-port is 0
   private volatile AuthFileWatch authWatch; // null when auth is off or the caller gave the access check
 
-  private LetheServer(ServerComponents components, HttpApp http, GrpcStoreServer grpc, String host,
-      long shutdownTimeoutMs) {
+  private LetheServer(ServerComponents components, Listeners listeners, long shutdownTimeoutMs) {
     this.components = components;
-    this.grpc = grpc;
-    this.app = http.app;
-    this.gate = http.gate;
-    this.host = host;
+    this.listeners = listeners;
     this.shutdownTimeoutMs = shutdownTimeoutMs;
   }
 
@@ -85,23 +73,15 @@ public final class LetheServer implements AutoCloseable {
     // before anything is opened or logged: a path the server cannot write stops start-up (docs/design/0410-operations.md §3)
     WritablePaths.check(config);
     ServerComponents components = ServerComponents.open(config, Clock.systemUTC());
-    HttpApp http;
-    GrpcStoreServer grpc = null;
+    Listeners listeners;
     try {
-      http = HttpApp.create(config, components, access);
-      int grpcPort = StoreConfig.grpcPort(config.properties(), config.port()); // before HTTP answers (0141)
-      grpc = grpcPort < 0 ? null : GrpcStoreServer.start(http.storeService, config.host(), grpcPort, config.maxRequestBytes());
-      http.app.start(config.host(), config.port());
+      listeners = Listeners.start(config, HttpApp.create(config, components, access));
     } catch (RuntimeException e) {
-      if (grpc != null) {
-        grpc.close();
-      }
       components.close();
       throw e;
     }
-    LetheServer server = new LetheServer(components, http, grpc, config.host(),
-        OperationsConfig.shutdownTimeoutMs(config.properties()));
-    if (grpc != null) {
+    LetheServer server = new LetheServer(components, listeners, OperationsConfig.shutdownTimeoutMs(config.properties()));
+    if (server.grpcStoreUri() != null) {
       LOG.info("Lethe Store over gRPC at {}", server.grpcStoreUri());
     }
     LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
@@ -115,30 +95,22 @@ public final class LetheServer implements AutoCloseable {
 
   /** The port actually bound. */
   public int port() {
-    return app.port();
+    return listeners.port();
   }
 
   /** The URI to give an Iceberg REST client, e.g. {@code http://127.0.0.1:9001/iceberg}. */
   public String icebergUri() {
-    return base() + IcebergRestRoutes.ROOT;
+    return listeners.icebergUri();
   }
 
   /** The base URI of the store routes, e.g. {@code http://127.0.0.1:9001/store/v1}. */
   public String storeUri() {
-    return base() + StoreRoutes.ROOT;
+    return listeners.storeUri();
   }
 
   /** The store's gRPC URI, e.g. {@code grpc://127.0.0.1:9002}, or null when {@code lethe.store.grpc-port} is 0. */
   public String grpcStoreUri() {
-    return grpc == null ? null : "grpc://" + hostPort(grpc.port());
-  }
-
-  private String base() {
-    return "http://" + hostPort(port());
-  }
-
-  private String hostPort(int port) {
-    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    return listeners.grpcStoreUri();
   }
 
   /** The store served under {@code /store/v1} (for components in the same process and tests). */
@@ -179,25 +151,14 @@ public final class LetheServer implements AutoCloseable {
       return;
     }
     try {
-      gate.close();
-      if (grpc != null) {
-        grpc.refuseNew();
-      }
-      drain();
-      if (grpc != null && !grpc.drain(shutdownTimeoutMs)) {
-        LOG.warn("gRPC calls still running {} ms after the stop began; cancelling them", shutdownTimeoutMs);
-      }
+      listeners.refuseNew();
+      drain(listeners.gate());
+      listeners.drainGrpc(shutdownTimeoutMs);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       try {
-        if (grpc != null) {
-          grpc.close();
-        }
-        app.stop();
-      } catch (RuntimeException e) {
-        // Jetty stopped everything but some connection did not close within its timeout: nothing left to wait for
-        LOG.warn("HTTP stopped; a connection was still open after {} ms", HttpApp.JETTY_STOP_TIMEOUT_MS);
+        listeners.stop();
       } finally {
         if (authWatch != null) {
           authWatch.close();
@@ -207,7 +168,7 @@ public final class LetheServer implements AutoCloseable {
     }
   }
 
-  private void drain() {
+  private void drain(ShutdownGate gate) {
     try {
       if (gate.awaitIdle(shutdownTimeoutMs)) {
         return;

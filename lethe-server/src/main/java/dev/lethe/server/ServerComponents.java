@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.iceberg.io.CloseableGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,7 +128,11 @@ final class ServerComponents implements AutoCloseable {
    * @throws RuntimeException if the database or the store cannot be opened; nothing stays open
    */
   static ServerComponents open(ServerConfig config, Clock clock) {
-    Opened opened = new Opened();
+    return open(config, clock, new Opened(component -> { }));
+  }
+
+  /** {@link #open(ServerConfig, Clock)} into {@code opened} (a test watches what closes). */
+  static ServerComponents open(ServerConfig config, Clock clock, Opened opened) {
     try {
       return new ServerComponents(config, clock, opened);
     } catch (RuntimeException e) {
@@ -199,12 +204,21 @@ final class ServerComponents implements AutoCloseable {
    * What opened so far, closed newest first. A {@link CloseableGroup} closes in the order its
    * members were added, so each component opened becomes a new group of itself then the older ones.
    */
-  private static final class Opened {
+  static final class Opened {
+    private final Consumer<AutoCloseable> closed;
     private CloseableGroup group = quiet(new CloseableGroup());
+
+    /** @param closed told of each component once its close returned */
+    Opened(Consumer<AutoCloseable> closed) {
+      this.closed = closed;
+    }
 
     <T extends AutoCloseable> T add(T component) {
       CloseableGroup newer = quiet(new CloseableGroup());
-      newer.addCloseable(component);
+      newer.addCloseable((AutoCloseable) () -> {
+        component.close();
+        closed.accept(component);
+      });
       newer.addCloseable(group);
       group = newer;
       return component;

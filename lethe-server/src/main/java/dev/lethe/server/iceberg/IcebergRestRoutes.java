@@ -26,6 +26,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.iceberg.catalog.ImmutableTableCommit;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableCommit;
@@ -37,6 +40,7 @@ import org.apache.iceberg.rest.CatalogHandlers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.RESTRequest;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
@@ -159,43 +163,21 @@ public final class IcebergRestRoutes {
     });
 
     // tables
-    readRoute(routes, ns + "/tables", (ctx, c) -> {
-      Namespace namespace = namespace(ctx);
-      ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.TABLES, c.name(), NamespaceNames.encode(namespace));
-      Optional<PageRequest> page = page(ctx, cursor);
-      if (page.isEmpty()) {
-        ok(ctx, CatalogHandlers.listTables(c, namespace));
-        return;
-      }
-      KeysetPage<TableIdentifier> result = c.listTables(namespace, page.get().afterOrNull(), page.get().size());
-      ok(ctx, ListTablesResponse.builder().addAll(builderCopy(result.items()))
-          .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
-    });
-    route(routes, HandlerType.POST, ns + "/tables", (ctx, c) -> {
-      Namespace namespace = namespace(ctx);
-      CreateTableRequest req = json.read(RequestBody.read(ctx), CreateTableRequest.class);
-      req.validate();
-      EntityNames.check("table", req.name());
+    listRoute(routes, ns + "/tables", ListingCursor.Listing.TABLES, CatalogHandlers::listTables, LetheCatalog::listTables);
+    newEntryRoute(routes, ns + "/tables", "table", CreateTableRequest.class, CreateTableRequest::name, (c, namespace, req) -> {
       if (!c.namespaceExists(namespace)) {
         throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
       }
       c.checkCreateRequest(req.location(), req.properties()); // 400 before a stage-create answers
-      ok(ctx, req.stageCreate()
+      return req.stageCreate()
           ? CatalogHandlers.stageTableCreate(c, namespace, req)
-          : CatalogHandlers.createTable(c, namespace, req));
+          : CatalogHandlers.createTable(c, namespace, req);
     });
     String table = ns + "/tables/{table}";
     route(routes, HandlerType.GET, table,
         (ctx, c) -> ok(ctx, withClientOverrides(CatalogHandlers.loadTable(c, tableId(ctx), snapshotMode(ctx)))));
-    route(routes, HandlerType.HEAD, table, (ctx, c) -> {
-      CatalogHandlers.tableExists(c, tableId(ctx));
-      ctx.status(204);
-    });
-    route(routes, HandlerType.POST, table, (ctx, c) -> {
-      TableIdentifier id = tableId(ctx);
-      UpdateTableRequest req = json.read(RequestBody.read(ctx), UpdateTableRequest.class);
-      ok(ctx, CatalogHandlers.updateTable(c, id, req));
-    });
+    entryRoutes(routes, table, p + "/tables/rename", new EntryRoutes("table", IcebergRestRoutes::tableId,
+        CatalogHandlers::tableExists, CatalogHandlers::updateTable, CatalogHandlers::renameTable));
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
       dropHeaders(ctx, drops.drop(c, tableId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx))));
@@ -212,20 +194,8 @@ public final class IcebergRestRoutes {
       }).increment();
       ctx.status(204);
     });
-    route(routes, HandlerType.POST, ns + "/register", (ctx, c) -> {
-      Namespace namespace = namespace(ctx);
-      RegisterTableRequest req = json.read(RequestBody.read(ctx), RegisterTableRequest.class);
-      req.validate();
-      EntityNames.check("table", req.name());
-      ok(ctx, CatalogHandlers.registerTable(c, namespace, req));
-    });
-    route(routes, HandlerType.POST, p + "/tables/rename", (ctx, c) -> {
-      RenameTableRequest req = json.read(RequestBody.read(ctx), RenameTableRequest.class);
-      req.validate();
-      EntityNames.checkIdentifier("table", req.destination());
-      CatalogHandlers.renameTable(c, req);
-      ctx.status(204);
-    });
+    newEntryRoute(routes, ns + "/register", "table", RegisterTableRequest.class, RegisterTableRequest::name,
+        CatalogHandlers::registerTable);
     route(routes, HandlerType.POST, p + "/transactions/commit", (ctx, c) -> {
       CommitTransactionRequest req = json.read(RequestBody.read(ctx), CommitTransactionRequest.class);
       req.validate();
@@ -240,55 +210,20 @@ public final class IcebergRestRoutes {
     });
 
     // views
-    readRoute(routes, ns + "/views", (ctx, c) -> {
-      Namespace namespace = namespace(ctx);
-      ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.VIEWS, c.name(), NamespaceNames.encode(namespace));
-      Optional<PageRequest> page = page(ctx, cursor);
-      if (page.isEmpty()) {
-        ok(ctx, CatalogHandlers.listViews(c, namespace));
-        return;
-      }
-      KeysetPage<TableIdentifier> result = c.listViews(namespace, page.get().afterOrNull(), page.get().size());
-      ok(ctx, ListTablesResponse.builder().addAll(builderCopy(result.items()))
-          .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
-    });
-    route(routes, HandlerType.POST, ns + "/views", (ctx, c) -> {
-      Namespace namespace = namespace(ctx);
-      CreateViewRequest req = json.read(RequestBody.read(ctx), CreateViewRequest.class);
-      req.validate();
-      EntityNames.check("view", req.name());
-      ok(ctx, CatalogHandlers.createView(c, namespace, req));
-    });
+    listRoute(routes, ns + "/views", ListingCursor.Listing.VIEWS, CatalogHandlers::listViews, LetheCatalog::listViews);
+    newEntryRoute(routes, ns + "/views", "view", CreateViewRequest.class, CreateViewRequest::name,
+        CatalogHandlers::createView);
     String view = ns + "/views/{view}";
     route(routes, HandlerType.GET, view, (ctx, c) -> ok(ctx, CatalogHandlers.loadView(c, viewId(ctx))));
-    route(routes, HandlerType.HEAD, view, (ctx, c) -> {
-      CatalogHandlers.viewExists(c, viewId(ctx));
-      ctx.status(204);
-    });
-    route(routes, HandlerType.POST, view, (ctx, c) -> {
-      TableIdentifier id = viewId(ctx);
-      UpdateTableRequest req = json.read(RequestBody.read(ctx), UpdateTableRequest.class);
-      ok(ctx, CatalogHandlers.updateView(c, id, req));
-    });
+    entryRoutes(routes, view, p + "/views/rename", new EntryRoutes("view", IcebergRestRoutes::viewId,
+        CatalogHandlers::viewExists, CatalogHandlers::updateView, CatalogHandlers::renameView));
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
       // the path (metadata-only or async) is DropPlanner's decision for a view
       dropHeaders(ctx, drops.dropView(c, () -> viewId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx))));
       ctx.status(204);
     });
-    route(routes, HandlerType.POST, p + "/views/rename", (ctx, c) -> {
-      RenameTableRequest req = json.read(RequestBody.read(ctx), RenameTableRequest.class);
-      req.validate();
-      EntityNames.checkIdentifier("view", req.destination());
-      CatalogHandlers.renameView(c, req);
-      ctx.status(204);
-    });
-    route(routes, HandlerType.POST, ns + "/register-view", (ctx, c) -> {
-      Namespace namespace = namespace(ctx);
-      RegisterViewRequest req = json.read(RequestBody.read(ctx), RegisterViewRequest.class);
-      req.validate();
-      EntityNames.check("view", req.name());
-      ok(ctx, CatalogHandlers.registerView(c, namespace, req));
-    });
+    newEntryRoute(routes, ns + "/register-view", "view", RegisterViewRequest.class, RegisterViewRequest::name,
+        CatalogHandlers::registerView);
   }
 
   /**
@@ -339,6 +274,82 @@ public final class IcebergRestRoutes {
         .addAllConfig(overrides)
         .addAllCredentials(response.credentials())
         .build();
+  }
+
+  /**
+   * What the table and view routes of the Iceberg REST spec share, for one of the two.
+   *
+   * @param word "table" or "view", as a refused destination name says
+   */
+  private record EntryRoutes(String word, Function<Context, TableIdentifier> id,
+      BiConsumer<LetheCatalog, TableIdentifier> exists, Update update, BiConsumer<LetheCatalog, RenameTableRequest> rename) {}
+
+  @FunctionalInterface
+  private interface Update {
+    Object update(LetheCatalog catalog, TableIdentifier id, UpdateTableRequest request);
+  }
+
+  @FunctionalInterface
+  private interface NewEntry<Q> {
+    Object answer(LetheCatalog catalog, Namespace namespace, Q request);
+  }
+
+  /** A POST that names a new table or view in the namespace: the body read, checked (its name too), then answered. */
+  private <Q extends RESTRequest> void newEntryRoute(RoutesConfig routes, String path, String word, Class<Q> type,
+      Function<Q, String> name, NewEntry<Q> call) {
+    route(routes, HandlerType.POST, path, (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      Q req = json.read(RequestBody.read(ctx), type);
+      req.validate();
+      EntityNames.check(word, name.apply(req));
+      ok(ctx, call.answer(c, namespace, req));
+    });
+  }
+
+  /** HEAD of an entry (204 or 404), its commit, and its rename. */
+  private void entryRoutes(RoutesConfig routes, String entry, String rename, EntryRoutes kind) {
+    route(routes, HandlerType.HEAD, entry, (ctx, c) -> {
+      kind.exists().accept(c, kind.id().apply(ctx));
+      ctx.status(204);
+    });
+    route(routes, HandlerType.POST, entry, (ctx, c) -> {
+      TableIdentifier id = kind.id().apply(ctx);
+      UpdateTableRequest req = json.read(RequestBody.read(ctx), UpdateTableRequest.class);
+      ok(ctx, kind.update().update(c, id, req));
+    });
+    route(routes, HandlerType.POST, rename, (ctx, c) -> {
+      RenameTableRequest req = json.read(RequestBody.read(ctx), RenameTableRequest.class);
+      req.validate();
+      EntityNames.checkIdentifier(kind.word(), req.destination());
+      kind.rename().accept(c, req);
+      ctx.status(204);
+    });
+  }
+
+  /** One keyset page of a namespace's tables or views. */
+  @FunctionalInterface
+  private interface PagedListing {
+    KeysetPage<TableIdentifier> list(LetheCatalog catalog, Namespace namespace, String after, int size);
+  }
+
+  /**
+   * The listing of a namespace's tables or views: all of them, or one keyset page when the client
+   * asks for pages (docs/design/0403-keyset-catalog-listings.md).
+   */
+  private void listRoute(RoutesConfig routes, String path, ListingCursor.Listing listing,
+      BiFunction<LetheCatalog, Namespace, ListTablesResponse> all, PagedListing paged) {
+    readRoute(routes, path, (ctx, c) -> {
+      Namespace namespace = namespace(ctx);
+      ListingCursor cursor = ListingCursor.of(pageTokens, listing, c.name(), NamespaceNames.encode(namespace));
+      Optional<PageRequest> page = page(ctx, cursor);
+      if (page.isEmpty()) {
+        ok(ctx, all.apply(c, namespace));
+        return;
+      }
+      KeysetPage<TableIdentifier> result = paged.list(c, namespace, page.get().afterOrNull(), page.get().size());
+      ok(ctx, ListTablesResponse.builder().addAll(builderCopy(result.items()))
+          .nextPageToken(result.next().map(cursor::token).orElse(null)).build());
+    });
   }
 
   /** A GET route that has no HEAD of its own: a HEAD runs it, with its read check (docs/design/0422-what-a-reader-is-told.md). */
