@@ -1,10 +1,9 @@
 package dev.lethe.catalog.entity;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
@@ -26,7 +25,7 @@ public final class NamespaceDao {
         .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND name = :name")
         .bind("c", catalogId)
         .bind("name", name)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findOne();
   }
 
@@ -35,7 +34,7 @@ public final class NamespaceDao {
     return handle
         .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE namespace_id = :id")
         .bind("id", namespaceId)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findOne();
   }
 
@@ -45,7 +44,7 @@ public final class NamespaceDao {
         .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND name = :name FOR UPDATE")
         .bind("c", catalogId)
         .bind("name", name)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findOne();
   }
 
@@ -55,7 +54,7 @@ public final class NamespaceDao {
         .createQuery("SELECT " + COLUMNS + " FROM lethe_namespace WHERE catalog_id = :c AND parent_name = :p ORDER BY name")
         .bind("c", catalogId)
         .bind("p", parentName)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .list();
   }
 
@@ -76,7 +75,7 @@ public final class NamespaceDao {
     if (after != null) {
       q.bind("after", after);
     }
-    return KeysetPage.cut(q.map((rs, ctx) -> map(rs)).list(), size, NamespaceRow::name);
+    return KeysetPage.cut(q.map(ROWS).list(), size, NamespaceRow::name);
   }
 
   /**
@@ -87,14 +86,9 @@ public final class NamespaceDao {
   public void insert(NamespaceRow row) {
     handle
         .createUpdate("INSERT INTO lethe_namespace (" + COLUMNS + ") "
-            + "VALUES (:id, :c, :name, :parent, :props, :created, :updated)")
-        .bind("id", row.namespaceId())
-        .bind("c", row.catalogId())
-        .bind("name", row.name())
-        .bind("parent", row.parentName())
+            + "VALUES (:namespaceId, :catalogId, :name, :parentName, :props, :createdAt, :updatedAt)")
+        .bindMethods(row)
         .bind("props", Rows.propertiesToJson(row.properties()))
-        .bind("created", row.createdAt())
-        .bind("updated", row.updatedAt())
         .execute();
   }
 
@@ -116,8 +110,8 @@ public final class NamespaceDao {
         .execute();
   }
 
-  private static NamespaceRow map(ResultSet rs) throws SQLException {
-    return new NamespaceRow(
+  /** A namespace row; its properties are one JSON column. */
+  private static final RowMapper<NamespaceRow> ROWS = (rs, ctx) -> new NamespaceRow(
         rs.getString("namespace_id"),
         rs.getString("catalog_id"),
         rs.getString("name"),
@@ -125,5 +119,4 @@ public final class NamespaceDao {
         Rows.propertiesFromJson(rs.getString("properties")),
         rs.getLong("created_at"),
         rs.getLong("updated_at"));
-  }
 }

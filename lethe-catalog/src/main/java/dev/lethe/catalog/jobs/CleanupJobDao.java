@@ -1,13 +1,13 @@
 package dev.lethe.catalog.jobs;
 
 import dev.lethe.catalog.entity.KeysetPage;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
@@ -62,20 +62,12 @@ public final class CleanupJobDao {
     return handle
         .createUpdate("INSERT INTO lethe_cleanup_job (object_type, metalake_name, catalog_id, catalog_name, namespace, "
             + "object_name, metadata_location, file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, "
-            + "created_by, created_at, updated_at) VALUES (:type, :metalake, :catalogId, :catalogName, :ns, :name, :loc, "
-            + ":impl, :props, :state, 0, NULL, :heartbeat, :by, :now, :now)")
-        .bind("type", job.objectType().name())
-        .bind("metalake", job.metalakeName())
-        .bind("catalogId", job.catalogId())
-        .bind("catalogName", job.catalogName())
-        .bind("ns", job.namespace())
-        .bind("name", job.objectName())
-        .bind("loc", job.metadataLocation())
-        .bind("impl", job.fileIoImpl())
-        .bind("props", job.encryptedFileIoProperties())
+            + "created_by, created_at, updated_at) VALUES (:objectType, :metalakeName, :catalogId, :catalogName, :namespace, "
+            + ":objectName, :metadataLocation, :fileIoImpl, :encryptedFileIoProperties, :state, 0, NULL, :heartbeat, "
+            + ":createdBy, :now, :now)")
+        .bindMethods(job)
         .bind("state", claimed ? CleanupJobState.RUNNING.name() : CleanupJobState.PENDING.name())
         .bind("heartbeat", claimed ? Long.valueOf(now) : null)
-        .bind("by", job.createdBy())
         .bind("now", now)
         .executeAndReturnGeneratedKeys("job_id")
         .mapTo(Long.class)
@@ -86,7 +78,7 @@ public final class CleanupJobDao {
   public Optional<CleanupJob> find(long jobId) {
     return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE job_id = :id")
         .bind("id", jobId)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findOne();
   }
 
@@ -102,7 +94,7 @@ public final class CleanupJobDao {
         .bind("c", catalogId)
         .bind("ns", namespace)
         .bind("name", objectName)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findFirst();
   }
 
@@ -129,34 +121,23 @@ public final class CleanupJobDao {
    */
   public KeysetPage<CleanupJob> list(String catalogId, String namespace, String objectName, CleanupJobState state,
       Long before, int size) {
+    // each filter given adds its condition and its one bound value
+    Map<String, Object> filters = new LinkedHashMap<>();
+    filters.put(" AND namespace = :ns", namespace);
+    filters.put(" AND object_name = :name", objectName);
+    filters.put(" AND state = :state", state == null ? null : state.name());
+    filters.put(" AND job_id < :before", before);
     StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE catalog_id = :c");
-    if (namespace != null) {
-      sql.append(" AND namespace = :ns");
-    }
-    if (objectName != null) {
-      sql.append(" AND object_name = :name");
-    }
-    if (state != null) {
-      sql.append(" AND state = :state");
-    }
-    if (before != null) {
-      sql.append(" AND job_id < :before");
-    }
+    Map<String, Object> values = new LinkedHashMap<>();
+    filters.forEach((condition, value) -> {
+      if (value != null) {
+        sql.append(condition);
+        values.put(condition.substring(condition.indexOf(':') + 1), value);
+      }
+    });
     sql.append(" ORDER BY job_id DESC LIMIT :n");
-    Query q = handle.createQuery(sql.toString()).bind("c", catalogId).bind("n", KeysetPage.fetchSize(size));
-    if (namespace != null) {
-      q.bind("ns", namespace);
-    }
-    if (objectName != null) {
-      q.bind("name", objectName);
-    }
-    if (state != null) {
-      q.bind("state", state.name());
-    }
-    if (before != null) {
-      q.bind("before", before.longValue());
-    }
-    return KeysetPage.cut(q.map((rs, ctx) -> map(rs)).list(), size, job -> Long.toString(job.jobId()));
+    Query q = handle.createQuery(sql.toString()).bind("c", catalogId).bind("n", KeysetPage.fetchSize(size)).bindMap(values);
+    return KeysetPage.cut(q.map(ROWS).list(), size, job -> Long.toString(job.jobId()));
   }
 
   /**
@@ -228,13 +209,11 @@ public final class CleanupJobDao {
    */
   public boolean finish(long jobId, long lease, PurgeTransition.Write write, long now) {
     Long next = write.state() == CleanupJobState.PENDING && write.retryDelayMs() > 0 ? now + write.retryDelayMs() : null;
-    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = :state, attempts = :attempts, last_error = :err, "
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = :state, attempts = :attempts, last_error = :lastError, "
             + "heartbeat_at = NULL, updated_at = :now, next_attempt_at = :next "
             + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
         .bind("next", next)
-        .bind("state", write.state().name())
-        .bind("attempts", write.attempts())
-        .bind("err", write.lastError())
+        .bindMethods(write)
         .bind("now", now)
         .bind("id", jobId)
         .bind("lease", lease)
@@ -296,7 +275,8 @@ public final class CleanupJobDao {
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
-  private static CleanupJob map(ResultSet rs) throws SQLException {
+  /** A job row; {@code file_io_props} is the record's {@code encryptedFileIoProperties}, and two times may be NULL. */
+  private static final RowMapper<CleanupJob> ROWS = (rs, ctx) -> {
     long hb = rs.getLong("heartbeat_at");
     Long heartbeat = rs.wasNull() ? null : hb;
     long na = rs.getLong("next_attempt_at");
@@ -322,5 +302,5 @@ public final class CleanupJobDao {
         rs.getLong("kept_files"),
         rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")),
         nextAttempt);
-  }
+  };
 }

@@ -1,7 +1,5 @@
 package dev.lethe.catalog.location;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -9,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
@@ -71,7 +70,7 @@ public final class LocationClaimDao {
     Map<Long, LocationClaim> out = new TreeMap<>();
     handle.createQuery("SELECT " + COLUMNS + " FROM lethe_location_claim WHERE root_hash IN (<hashes>)" + forUpdate)
         .bindList("hashes", new ArrayList<>(ancestors))
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .forEach(c -> out.put(c.claimId(), c));
     List<Long> inside = handle.createQuery(
             "SELECT claim_id FROM lethe_location_claim_prefix WHERE prefix_hash IN (<hashes>)" + forUpdate)
@@ -82,7 +81,7 @@ public final class LocationClaimDao {
     if (!missing.isEmpty()) {
       handle.createQuery("SELECT " + COLUMNS + " FROM lethe_location_claim WHERE claim_id IN (<ids>)" + forUpdate)
           .bindList("ids", missing)
-          .map((rs, ctx) -> map(rs))
+          .map(ROWS)
           .forEach(c -> out.put(c.claimId(), c));
     }
     return List.copyOf(out.values());
@@ -103,7 +102,7 @@ public final class LocationClaimDao {
     List<LocationClaim> claims = handle.createQuery("SELECT " + COLUMNS + " FROM lethe_location_claim WHERE claim_id IN "
             + "(SELECT claim_id FROM lethe_location_claim_prefix WHERE prefix_hash = :h) ORDER BY claim_id")
         .bind("h", ClaimOverlap.hash(root))
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .list();
     return claims.stream()
         .filter(c -> !c.owner().equals(exclude) && root.contains(c.root()))
@@ -126,9 +125,8 @@ public final class LocationClaimDao {
   public List<LocationClaim> findByOwner(ClaimOwner owner, boolean locking) {
     return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_location_claim WHERE owner_kind = :kind "
             + "AND owner_id = :id ORDER BY claim_id" + (locking ? " FOR UPDATE" : ""))
-        .bind("kind", owner.kind().name())
-        .bind("id", owner.id())
-        .map((rs, ctx) -> map(rs))
+        .bindMethods(owner)
+        .map(ROWS)
         .list();
   }
 
@@ -141,8 +139,7 @@ public final class LocationClaimDao {
   public long insert(ClaimOwner owner, LocationPath root, long now) {
     long id = handle.createUpdate("INSERT INTO lethe_location_claim (owner_kind, owner_id, root, root_hash, created_at) "
             + "VALUES (:kind, :id, :root, :hash, :now)")
-        .bind("kind", owner.kind().name())
-        .bind("id", owner.id())
+        .bindMethods(owner)
         .bind("root", root.toString())
         .bind("hash", ClaimOverlap.hash(root))
         .bind("now", now)
@@ -164,8 +161,7 @@ public final class LocationClaimDao {
    */
   public int deleteByOwner(ClaimOwner owner) {
     return handle.createUpdate("DELETE FROM lethe_location_claim WHERE owner_kind = :kind AND owner_id = :id")
-        .bind("kind", owner.kind().name())
-        .bind("id", owner.id())
+        .bindMethods(owner)
         .execute();
   }
 
@@ -176,12 +172,10 @@ public final class LocationClaimDao {
    * @return claims moved
    */
   public int transfer(ClaimOwner from, ClaimOwner to) {
-    return handle.createUpdate("UPDATE lethe_location_claim SET owner_kind = :toKind, owner_id = :toId "
+    return handle.createUpdate("UPDATE lethe_location_claim SET owner_kind = :to.kind, owner_id = :to.id "
             + "WHERE owner_kind = :kind AND owner_id = :id")
-        .bind("toKind", to.kind().name())
-        .bind("toId", to.id())
-        .bind("kind", from.kind().name())
-        .bind("id", from.id())
+        .bindMethods("to", to)
+        .bindMethods(from)
         .execute();
   }
 
@@ -253,13 +247,12 @@ public final class LocationClaimDao {
   /** Every claim, by claim id (tests and the randomized oracle; not for request paths). */
   public List<LocationClaim> all() {
     return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_location_claim ORDER BY claim_id")
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .list();
   }
 
-  private static LocationClaim map(ResultSet rs) throws SQLException {
-    return new LocationClaim(rs.getLong("claim_id"),
-        new ClaimOwner(ClaimOwner.Kind.valueOf(rs.getString("owner_kind")), rs.getString("owner_id")),
-        LocationPath.parse(rs.getString("root")));
-  }
+  /** A claim row; the owner's kind and id (bound with {@code bindMethods(owner)} as {@code :kind}, {@code :id}) are two columns. */
+  private static final RowMapper<LocationClaim> ROWS = (rs, ctx) -> new LocationClaim(rs.getLong("claim_id"),
+      new ClaimOwner(ClaimOwner.Kind.valueOf(rs.getString("owner_kind")), rs.getString("owner_id")),
+      LocationPath.parse(rs.getString("root")));
 }

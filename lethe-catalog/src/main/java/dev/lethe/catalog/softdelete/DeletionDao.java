@@ -2,10 +2,10 @@ package dev.lethe.catalog.softdelete;
 
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.jobs.CleanupJobState;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
+import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
@@ -25,6 +25,9 @@ public final class DeletionDao {
       + "FROM lethe_entity_deletion d JOIN lethe_table t ON t.deletion_id = d.deletion_id "
       + "LEFT JOIN lethe_cleanup_job j ON j.job_id = d.purge_job_id ";
 
+  /** Columns {@code snake_case} ↔ record components {@code camelCase}; written with {@code bindMethods}. */
+  private static final RowMapper<DeletionRecord> ROWS = ConstructorMapper.of(DeletionRecord.class);
+
   private final Handle handle;
 
   /** A DAO bound to one handle (and so to its transaction, if any). */
@@ -34,17 +37,9 @@ public final class DeletionDao {
 
   /** Inserts a record (the drop transaction). */
   public void insert(DeletionRecord r) {
-    handle.createUpdate("INSERT INTO lethe_entity_deletion (" + COLUMNS + ") VALUES (:id, :type, :entity, :state, "
-            + ":deletedAt, :expires, :by, :purge, :job)")
-        .bind("id", r.deletionId())
-        .bind("type", r.entityType())
-        .bind("entity", r.entityId())
-        .bind("state", r.state().name())
-        .bind("deletedAt", r.deletedAt())
-        .bind("expires", r.retentionExpiresAt())
-        .bind("by", r.deletedBy())
-        .bind("purge", r.purgeRequested())
-        .bind("job", r.purgeJobId())
+    handle.createUpdate("INSERT INTO lethe_entity_deletion (" + COLUMNS + ") VALUES (:deletionId, :entityType, "
+            + ":entityId, :state, :deletedAt, :retentionExpiresAt, :deletedBy, :purgeRequested, :purgeJobId)")
+        .bindMethods(r)
         .execute();
   }
 
@@ -52,7 +47,7 @@ public final class DeletionDao {
   public Optional<DeletionRecord> find(String deletionId) {
     return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_entity_deletion WHERE deletion_id = :id")
         .bind("id", deletionId)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findOne();
   }
 
@@ -63,7 +58,7 @@ public final class DeletionDao {
   public Optional<DeletionRecord> findForUpdate(String deletionId) {
     return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_entity_deletion WHERE deletion_id = :id FOR UPDATE")
         .bind("id", deletionId)
-        .map((rs, ctx) -> map(rs))
+        .map(ROWS)
         .findOne();
   }
 
@@ -132,14 +127,14 @@ public final class DeletionDao {
         + "JOIN lethe_cleanup_job j ON j.job_id = d.purge_job_id "
         + "WHERE d.state = 'PURGING' AND j.state = 'SUCCEEDED' ORDER BY d.deletion_id");
     q.setMaxRows(limit);
-    return q.map((rs, ctx) -> map(rs)).list();
+    return q.map(ROWS).list();
   }
 
   /** Retained tables of a namespace (recoverable or not), by name, with their job state. */
   public List<RetainedDeletion> listRetained(String namespaceId) {
     return handle.createQuery(RETAINED + "WHERE t.namespace_id = :ns ORDER BY t.name")
         .bind("ns", namespaceId)
-        .map((rs, ctx) -> mapRetained(rs))
+        .map(RETAINED_ROWS)
         .list();
   }
 
@@ -158,7 +153,7 @@ public final class DeletionDao {
     if (after != null) {
       q.bind("after", after);
     }
-    return KeysetPage.cut(q.map((rs, ctx) -> mapRetained(rs)).list(), size, RetainedDeletion::tableName);
+    return KeysetPage.cut(q.map(RETAINED_ROWS).list(), size, RetainedDeletion::tableName);
   }
 
   /** The retained table of that name in the namespace, if any, with its job state. */
@@ -166,28 +161,13 @@ public final class DeletionDao {
     return handle.createQuery(RETAINED + "WHERE t.namespace_id = :ns AND t.name = :name")
         .bind("ns", namespaceId)
         .bind("name", name)
-        .map((rs, ctx) -> mapRetained(rs))
+        .map(RETAINED_ROWS)
         .findOne();
   }
 
-  private static RetainedDeletion mapRetained(ResultSet rs) throws SQLException {
+  private static final RowMapper<RetainedDeletion> RETAINED_ROWS = (rs, ctx) -> {
     String job = rs.getString("job_state");
-    return new RetainedDeletion(map(rs), rs.getString("namespace_id"), rs.getString("name"),
+    return new RetainedDeletion(ROWS.map(rs, ctx), rs.getString("namespace_id"), rs.getString("name"),
         job == null ? null : CleanupJobState.valueOf(job));
-  }
-
-  private static DeletionRecord map(ResultSet rs) throws SQLException {
-    long job = rs.getLong("purge_job_id");
-    Long jobId = rs.wasNull() ? null : job;
-    return new DeletionRecord(
-        rs.getString("deletion_id"),
-        rs.getString("entity_type"),
-        rs.getString("entity_id"),
-        DeletionState.valueOf(rs.getString("state")),
-        rs.getLong("deleted_at"),
-        rs.getLong("retention_expires_at"),
-        rs.getString("deleted_by"),
-        rs.getBoolean("purge_requested"),
-        jobId);
-  }
+  };
 }
