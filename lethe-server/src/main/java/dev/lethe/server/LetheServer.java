@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Lethe HTTP server, one process serving the catalog under {@code /iceberg/v1/} and the store
  * named by {@code lethe.store.uri} under {@code /store/v1/}: its start and its stop. What it is made
- * of is {@link ServerComponents}, what it answers is {@link HttpApp}
- * (docs/design/0215-one-http-edge-and-composition-root.md).
+ * of is {@link ServerComponents}, what it answers is {@link HttpApp}, the ports it answers on are
+ * {@link Listeners} (docs/design/0215-one-http-edge-and-composition-root.md).
  */
 public final class LetheServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LetheServer.class);

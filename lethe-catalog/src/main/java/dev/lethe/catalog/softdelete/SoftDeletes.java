@@ -324,6 +324,27 @@ public final class SoftDeletes {
   public record Claimed(ClaimDecision decision, Long purgeJobId) {}
 
   /**
+   * {@link #purgeNow} as the admin route shows it: the retained table before and after the claim.
+   *
+   * @param requestedBy principal recorded as the cleanup job's {@code created_by}
+   */
+  public PurgedNow purgeNowShown(CatalogRow catalog, TableIdentifier id, String requestedBy) {
+    Optional<DeletedTable> before = load(catalog, id);
+    Claimed c = purgeNow(catalog, id, requestedBy);
+    if (c.decision() instanceof NotClaimable n) {
+      return new PurgedNow.Refused(n.reason());
+    }
+    if (c.decision() instanceof RemoveMetadata m) {
+      DeletionRecord r = m.record();
+      DeletionRecord claimed = new DeletionRecord(r.deletionId(), r.entityType(), r.entityId(), DeletionState.PURGING,
+          r.deletedAt(), r.retentionExpiresAt(), r.deletedBy(), r.purgeRequested(), null);
+      return new PurgedNow.Removed(new DeletedTable(before.map(DeletedTable::name).orElse(id.name()), claimed, null, false));
+    }
+    return load(catalog, id).<PurgedNow>map(PurgedNow.Purging::new)
+        .orElseGet(() -> new PurgedNow.Refused("no retained deletion (already purged)")); // finalized meanwhile
+  }
+
+  /**
    * Expires a retained deletion now, through the same claim as the timer but without waiting for
    * the deadline (admin purge-now).
    *

@@ -1,5 +1,8 @@
 package dev.lethe.server.config;
 
+import dev.lethe.server.http.BodyLimitMessage;
+import dev.lethe.server.store.GrpcStoreServer;
+
 /** The configuration keys of {@code lethe server} (docs/catalog.md "Configuration"). */
 public final class ConfigKeys {
   /** Address to bind; default {@code 127.0.0.1}. */
@@ -32,7 +35,7 @@ public final class ConfigKeys {
    */
   public static final String ALLOWED_LOCATIONS = "lethe.catalog.allowed-locations";
   /** Largest request body in bytes; default 8388608 (8 MiB). */
-  public static final String MAX_REQUEST_BYTES = "lethe.http.max-request-bytes";
+  public static final String MAX_REQUEST_BYTES = BodyLimitMessage.LIMIT_KEY;
   /** Connection idle timeout, ms: a request whose headers or body stop arriving this long is ended. */
   public static final String IDLE_TIMEOUT_MS = "lethe.http.idle-timeout-ms";
   /** Most requests served at once for one client address; the rest wait without holding a thread. */
@@ -66,7 +69,7 @@ public final class ConfigKeys {
    * Port of the store's gRPC transport (docs/store.md "gRPC"): 0 = off; default 9002, or any free
    * port when {@link #PORT} is 0.
    */
-  public static final String STORE_GRPC_PORT = STORE + "grpc-port";
+  public static final String STORE_GRPC_PORT = GrpcStoreServer.PORT_KEY;
   /**
    * For tests only: a file holding the store's "now" in ms since the epoch, read on every use of
    * the store's clock (stamps of created, updated, deletedAt and blob times); default none, the

@@ -1,6 +1,5 @@
 package dev.lethe.server.http;
 
-import dev.lethe.server.config.ConfigKeys;
 import java.util.Locale;
 
 /**
@@ -10,6 +9,9 @@ import java.util.Locale;
  * to the operator who can raise it (docs/design/0111-a-refused-body-names-its-limit.md).
  */
 public final class BodyLimitMessage {
+  /** The setting a refusal names; listed with the others as {@code ConfigKeys.MAX_REQUEST_BYTES}. */
+  public static final String LIMIT_KEY = "lethe.http.max-request-bytes";
+
   private BodyLimitMessage() {}
 
   /**
@@ -22,8 +24,8 @@ public final class BodyLimitMessage {
     if (!t.toLowerCase(Locale.ROOT).contains("limit")) {
       t = "Request body too large: " + t;
     }
-    if (!t.contains(ConfigKeys.MAX_REQUEST_BYTES)) {
-      t = t + " (" + ConfigKeys.MAX_REQUEST_BYTES + ")";
+    if (!t.contains(LIMIT_KEY)) {
+      t = t + " (" + LIMIT_KEY + ")";
     }
     return t;
   }

@@ -64,7 +64,7 @@ public final class ErrorMapper {
   }
 
   /** What the server logs for an answer. */
-  enum Log { NONE, FAILED, MESSAGE, STORE_FAILED }
+  public enum Log { NONE, FAILED, MESSAGE, STORE_FAILED }
 
   /**
    * One answer: HTTP status, error {@code type}, one-line message, fields after {@code message}

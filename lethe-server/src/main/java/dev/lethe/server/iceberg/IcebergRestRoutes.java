@@ -1,9 +1,9 @@
 package dev.lethe.server.iceberg;
 
-import dev.lethe.catalog.drop.AsyncPurgeHeader;
 import dev.lethe.catalog.drop.DropPlanner;
 import dev.lethe.catalog.drop.Drops;
 import dev.lethe.server.auth.AccessCheck;
+import dev.lethe.server.http.DropHeaders;
 import dev.lethe.server.http.IcebergJson;
 import dev.lethe.server.http.ListingCursor;
 import dev.lethe.server.http.PageRequest;
@@ -17,7 +17,6 @@ import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.auth.AuthorizationHeader;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -34,7 +33,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import io.micrometer.core.instrument.Counter;
@@ -81,9 +79,9 @@ public final class IcebergRestRoutes {
   private static final String NAMESPACE_SEPARATOR = "\u001f";
   private static final String PARAMS = "lethe.iceberg.path-params";
   /** Response header of a synchronous purge: the id of the cleanup job that ran it. */
-  public static final String PURGE_JOB_HEADER = "X-Lethe-Purge-Job";
+  public static final String PURGE_JOB_HEADER = DropHeaders.PURGE_JOB;
   /** Response header of a synchronous purge: the job's state when the request returned. */
-  public static final String PURGE_STATE_HEADER = "X-Lethe-Purge-State";
+  public static final String PURGE_STATE_HEADER = DropHeaders.PURGE_STATE;
 
   /** {@link #clientFileIOOverrides()} while soft deletion is on ({@code S3FileIOProperties.DELETE_ENABLED}). */
   static final Map<String, String> SOFT_DELETE_CLIENT_OVERRIDES = Map.of("s3.delete-enabled", "false");
@@ -180,7 +178,7 @@ public final class IcebergRestRoutes {
         CatalogHandlers::tableExists, CatalogHandlers::updateTable, CatalogHandlers::renameTable));
     route(routes, HandlerType.DELETE, table, (ctx, c) -> {
       // the path (metadata-only, sync, async, soft) is DropPlanner's decision, as on the management route
-      dropHeaders(ctx, drops.drop(c, tableId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx))));
+      DropHeaders.answer(ctx, drops.drop(c, tableId(ctx), DropHeaders.request(ctx), access.principal(AuthorizationHeader.of(ctx))));
       ctx.status(204);
     });
     // a scan or commit report changes nothing: a reader's client sends one after every scan
@@ -219,25 +217,11 @@ public final class IcebergRestRoutes {
         CatalogHandlers::viewExists, CatalogHandlers::updateView, CatalogHandlers::renameView));
     route(routes, HandlerType.DELETE, view, (ctx, c) -> {
       // the path (metadata-only or async) is DropPlanner's decision for a view
-      dropHeaders(ctx, drops.dropView(c, () -> viewId(ctx), dropRequest(ctx), access.principal(AuthorizationHeader.of(ctx))));
+      DropHeaders.answer(ctx, drops.dropView(c, () -> viewId(ctx), DropHeaders.request(ctx), access.principal(AuthorizationHeader.of(ctx))));
       ctx.status(204);
     });
     newEntryRoute(routes, ns + "/register-view", "view", RegisterViewRequest.class, RegisterViewRequest::name,
         CatalogHandlers::registerView);
-  }
-
-  /**
-   * The cleanup job a drop made, if any (204 either way; docs/design/0051): a synchronous purge's
-   * job and how it ended, or an asynchronous purge's job as written ({@code PENDING}).
-   */
-  public static void dropHeaders(Context ctx, Drops.Dropped dropped) {
-    if (dropped.purge() != null) {
-      ctx.header(PURGE_JOB_HEADER, Long.toString(dropped.purge().job().jobId()));
-      ctx.header(PURGE_STATE_HEADER, dropped.purge().state().name());
-    } else if (dropped.asyncJob() != null) {
-      ctx.header(PURGE_JOB_HEADER, Long.toString(dropped.asyncJob().jobId()));
-      ctx.header(PURGE_STATE_HEADER, dropped.asyncJob().state().name());
-    }
   }
 
   private void config(Context ctx) {
@@ -388,12 +372,6 @@ public final class IcebergRestRoutes {
   /** A copy Iceberg's response builders accept: they ask {@code contains(null)}, which immutable lists refuse. */
   private static <T> List<T> builderCopy(List<T> items) {
     return new java.util.ArrayList<>(items);
-  }
-
-  /** A drop request's parameters and headers, as received (the management drop route reads them alike). */
-  public static DropPlanner.Request dropRequest(Context ctx) {
-    return new DropPlanner.Request(ctx.queryParam("purgeRequested"), ctx.header(AsyncPurgeHeader.LETHE),
-        ctx.header(AsyncPurgeHeader.GRAVITINO));
   }
 
   private static SnapshotMode snapshotMode(Context ctx) {

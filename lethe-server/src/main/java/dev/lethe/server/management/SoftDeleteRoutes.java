@@ -2,6 +2,7 @@ package dev.lethe.server.management;
 
 import dev.lethe.server.http.ApiException;
 import dev.lethe.server.http.DotSegments;
+import dev.lethe.server.http.DropHeaders;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ReadRoutes;
 import dev.lethe.catalog.entity.KeysetPage;
@@ -13,13 +14,12 @@ import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.softdelete.DeletedTable;
 import dev.lethe.catalog.softdelete.DeletionRecord;
-import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
+import dev.lethe.catalog.softdelete.PurgedNow;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
 import dev.lethe.server.http.PageRequest;
-import dev.lethe.server.iceberg.IcebergRestRoutes;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -178,7 +178,7 @@ public final class SoftDeleteRoutes {
    * ({@code purgeRequested=true}) or asynchronous purge (async header or catalog default).
    */
   private void drop(Context ctx, LetheCatalog catalog, Namespace namespace) {
-    IcebergRestRoutes.dropHeaders(ctx, drops.drop(catalog, table(ctx, namespace), IcebergRestRoutes.dropRequest(ctx),
+    DropHeaders.answer(ctx, drops.drop(catalog, table(ctx, namespace), DropHeaders.request(ctx),
         access.principal(AuthorizationHeader.of(ctx))));
     ctx.status(204);
   }
@@ -203,25 +203,15 @@ public final class SoftDeleteRoutes {
 
   private void purgeNow(Context ctx, LetheCatalog catalog, Namespace namespace) {
     TableIdentifier id = table(ctx, namespace);
-    Optional<DeletedTable> before = softDeletes.load(catalog.row(), id);
-    SoftDeletes.Claimed c = softDeletes.purgeNow(catalog.row(), id, access.principal(AuthorizationHeader.of(ctx)));
-    if (c.decision() instanceof SoftDeletePlanner.NotClaimable n) {
-      throw notFound("Cannot purge " + id + ": " + n.reason());
+    PurgedNow done = softDeletes.purgeNowShown(catalog.row(), id, access.principal(AuthorizationHeader.of(ctx)));
+    if (done instanceof PurgedNow.Refused r) {
+      throw notFound("Cannot purge " + id + ": " + r.reason());
     }
-    if (c.decision() instanceof SoftDeletePlanner.RemoveMetadata m) {
-      // purgeRequested=false: row and record are gone already; show the record as it was claimed
-      DeletionRecord r = m.record();
-      DeletionRecord claimed = new DeletionRecord(r.deletionId(), r.entityType(), r.entityId(),
-          DeletionState.PURGING, r.deletedAt(), r.retentionExpiresAt(), r.deletedBy(),
-          r.purgeRequested(), null);
-      ctx.status(200).json(view(new DeletedTable(before.map(DeletedTable::name).orElse(id.name()), claimed, null, false)));
+    if (done instanceof PurgedNow.Removed removed) {
+      ctx.status(200).json(view(removed.table()));
       return;
     }
-    Optional<DeletedTable> now = softDeletes.load(catalog.row(), id);
-    if (now.isEmpty()) { // finalized meanwhile
-      throw notFound("Cannot purge " + id + ": no retained deletion (already purged)");
-    }
-    ctx.status(202).json(view(now.get()));
+    ctx.status(202).json(view(((PurgedNow.Purging) done).table()));
   }
 
   /** The safe fields of docs/design/0202-soft-deletion.md §2 plus {@code state} and {@code purgeJobState}; nothing else. */

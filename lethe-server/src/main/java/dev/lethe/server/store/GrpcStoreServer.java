@@ -1,6 +1,5 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.store.grpc.GrpcWire;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -25,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  * cancelled).
  */
 public final class GrpcStoreServer implements AutoCloseable {
+  /** The setting of the port, which a port that cannot be bound names; listed as {@code ConfigKeys.STORE_GRPC_PORT}. */
+  public static final String PORT_KEY = "lethe.store.grpc-port";
 
   private final Server server;
   private volatile boolean stopping;
@@ -36,7 +37,7 @@ public final class GrpcStoreServer implements AutoCloseable {
   /**
    * Starts serving {@code service} on {@code host:port}.
    *
-   * @param port as {@link dev.lethe.server.config.StoreConfig#grpcPort}: 0 for any free port (not -1)
+   * @param port as {@code StoreConfig.grpcPort}: 0 for any free port (not -1)
    * @param maxMessageBytes largest request message, bytes (the HTTP body limit)
    * @throws UncheckedIOException if the port cannot be bound
    */
@@ -58,7 +59,7 @@ public final class GrpcStoreServer implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot serve gRPC on " + host + ":" + port + " (" + ConfigKeys.STORE_GRPC_PORT + ")", e);
+      throw new UncheckedIOException("Cannot serve gRPC on " + host + ":" + port + " (" + PORT_KEY + ")", e);
     }
     self[0] = new GrpcStoreServer(server);
     return self[0];

@@ -3,6 +3,7 @@ package dev.lethe.server.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import dev.lethe.server.auth.Principal;
+import dev.lethe.server.http.ErrorMapper;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Conflict;
 import dev.lethe.store.core.DeleteResult;
@@ -84,7 +85,7 @@ import org.slf4j.LoggerFactory;
  * {@link StoreService} call — the same service, access checks and author stamping as the HTTP
  * routes — and maps the outcome. Committed / Deleted are replies; a Conflict is {@code ABORTED}
  * with the stored record in the {@link GrpcWire#CONFLICT_RECORD} trailer; NotFound on a put is
- * {@code FAILED_PRECONDITION}. Failures map as {@link StoreErrors} maps them for HTTP: {@link
+ * {@code FAILED_PRECONDITION}. Failures are classified as on HTTP ({@link ErrorMapper}): {@link
  * IllegalArgumentException} → {@code INVALID_ARGUMENT}, {@link NotAuthorizedException} → {@code
  * UNAUTHENTICATED}, {@link ForbiddenException} → {@code PERMISSION_DENIED}, anything while the
  * server stops or {@link UncheckedIOException} → {@code UNAVAILABLE}, {@link
@@ -488,40 +489,37 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
         + RevisionJson.format(stored.revision()) + " (nothing written)").asRuntimeException(trailers);
   }
 
-  /** The status of a failure, as {@link StoreErrors#write} maps it for HTTP. */
+  /**
+   * The status of a failure: classified as on the HTTP store routes ({@link ErrorMapper}'s table,
+   * docs/design/0215-one-http-edge-and-composition-root.md §1), answered with gRPC's statuses.
+   */
   private StatusRuntimeException status(String rpc, RuntimeException e) {
-    if (e instanceof IllegalArgumentException) {
-      return Status.INVALID_ARGUMENT.withDescription(oneLine(e.getMessage())).asRuntimeException();
-    }
-    if (e instanceof NotAuthorizedException) {
-      return Status.UNAUTHENTICATED.withDescription(oneLine(e.getMessage())).asRuntimeException();
-    }
-    if (e instanceof ForbiddenException) {
-      return Status.PERMISSION_DENIED.withDescription(oneLine(e.getMessage())).asRuntimeException();
-    }
-    if (stopping.getAsBoolean()) {
+    ErrorMapper.Answer a = ErrorMapper.answer(ErrorMapper.Surface.STORE, e, stopping.getAsBoolean());
+    if (a.close()) { // the stop's answer
       LOG.warn("gRPC {} answered UNAVAILABLE: the server is stopping", rpc);
-      return Status.UNAVAILABLE.withDescription(dev.lethe.server.http.ShutdownGate.MESSAGE).asRuntimeException();
+      return Status.UNAVAILABLE.withDescription(a.message()).asRuntimeException();
     }
-    if (e instanceof CorruptRecordException c) {
+    Status status = switch (a.status()) {
+      case 400 -> Status.INVALID_ARGUMENT;
+      case 401 -> Status.UNAUTHENTICATED;
+      case 403 -> Status.PERMISSION_DENIED;
+      case 503 -> Status.UNAVAILABLE;
+      default -> Status.INTERNAL;
+    };
+    boolean corrupt = e instanceof CorruptRecordException;
+    if (status == Status.INTERNAL && !corrupt) {
+      LOG.error("gRPC {} failed", rpc, e);
+      return Status.INTERNAL.withDescription(ErrorMapper.INTERNAL).asRuntimeException();
+    }
+    if (a.log() == ErrorMapper.Log.MESSAGE) {
       LOG.error("gRPC {}: {}", rpc, e.getMessage());
-      Metadata trailers = new Metadata();
-      c.key().ifPresent(k -> trailers.put(GrpcWire.CORRUPT_KEY, k.toString()));
-      return Status.INTERNAL.withDescription(oneLine(e.getMessage())).asRuntimeException(trailers);
+    } else if (a.log() == ErrorMapper.Log.STORE_FAILED) {
+      LOG.error("gRPC {}: the store failed", rpc, e);
     }
-    if (e instanceof UncheckedIOException io) {
-      LOG.error("gRPC {}: the store failed", rpc, io);
-      String cause = io.getCause() == null ? "" : ": " + io.getCause().getMessage();
-      return Status.UNAVAILABLE.withDescription(oneLine(io.getMessage() + cause)).asRuntimeException();
+    Metadata trailers = new Metadata();
+    if (corrupt) {
+      ((CorruptRecordException) e).key().ifPresent(k -> trailers.put(GrpcWire.CORRUPT_KEY, k.toString()));
     }
-    LOG.error("gRPC {} failed", rpc, e);
-    return Status.INTERNAL.withDescription("Internal server error; see the server log").asRuntimeException();
-  }
-
-  private static String oneLine(String m) {
-    if (m == null || m.isBlank()) {
-      return "Bad request";
-    }
-    return m.replace('\n', ' ').replace('\r', ' ');
+    return status.withDescription(a.message()).asRuntimeException(trailers);
   }
 }
