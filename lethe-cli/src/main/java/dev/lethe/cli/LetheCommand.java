@@ -1,5 +1,6 @@
 package dev.lethe.cli;
 
+import dev.lethe.cli.store.StoreFailures;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,12 +33,15 @@ public final class LetheCommand implements Runnable {
     // `lethe --version` prints; without a provider of its own a subcommand printed an empty line
     withVersion(cl, new VersionProvider());
     // a usage error is one line on stderr and exit 2, never a usage screen
-    cl.setParameterExceptionHandler((ex, args) -> {
+    StoreFailures store = new StoreFailures((ex, args) -> {
       CommandLine failed = ex.getCommandLine();
       failed.getErr().println(failed.getCommandSpec().qualifiedName() + ": " + ex.getMessage()
           + " (try '" + failed.getCommandSpec().qualifiedName() + " --help')");
       return 2;
     });
+    cl.setParameterExceptionHandler(store);
+    // a store subcommand's failure is one line and its exit code (StoreFailures' table)
+    cl.setExecutionExceptionHandler(store);
     return cl;
   }
 

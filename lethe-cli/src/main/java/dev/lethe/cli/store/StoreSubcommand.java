@@ -4,12 +4,10 @@ import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.Store;
-import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.RecordFormatException;
 import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.remote.BearerToken;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -18,14 +16,13 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Unmatched;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Shared options and error mapping of every {@code lethe store} subcommand: {@code --store},
- * {@code --ancestor-cap}; usage errors exit 2 with one line on stderr, store errors exit 1.
- * Options are validated here rather than by picocli converters so every bad value gets exactly
- * one line naming it.
+ * {@code --ancestor-cap}; usage errors exit 2 with one line on stderr, store errors exit 1
+ * ({@link StoreFailures}, picocli's handlers). Options are validated here rather than by picocli
+ * converters so every bad value gets exactly one line naming it.
  */
 abstract class StoreSubcommand implements Callable<Integer> {
 
@@ -41,13 +38,6 @@ abstract class StoreSubcommand implements Callable<Integer> {
   @Option(names = "--ancestor-cap", paramLabel = "K", defaultValue = "32",
       description = "Ancestors kept per record, at least 1 (default: ${DEFAULT-VALUE}).")
   String ancestorCap;
-
-  /**
-   * Arguments picocli did not recognise (a misspelled option, a stray word). Collected rather
-   * than rejected by picocli, which would print the whole usage after its message, so that they
-   * get the one-line usage error of every other bad input.
-   */
-  @Unmatched List<String> unmatched = new ArrayList<>();
 
   /** The clock stamping times; the system clock. */
   Clock clock = Clock.systemUTC();
@@ -86,43 +76,21 @@ abstract class StoreSubcommand implements Callable<Integer> {
   /** Runs the subcommand and returns its exit code. */
   abstract int execute(PrintWriter out, PrintWriter err);
 
+  /** Runs the subcommand; a failure is answered by {@link StoreFailures}, which then calls {@link #finish}. */
   @Override
   public final Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    try {
-      if (!unmatched.isEmpty()) {
-        String first = unmatched.get(0);
-        throw new UsageException((first.startsWith("-") ? "unknown option '" : "unexpected argument '")
-            + first + "' (see 'lethe store " + spec.name() + " --help')");
-      }
-      return execute(out, err);
-    } catch (UsageException e) {
-      err.println("lethe store " + spec.name() + ": " + e.getMessage());
-      return ExitCode.USAGE;
-    } catch (CapException e) {
-      err.println("lethe store " + spec.name() + ": " + e.getMessage());
-      return ExitCode.ERROR;
-    } catch (CorruptRecordException e) {
-      err.println("lethe store " + spec.name() + ": error: " + e.getMessage());
-      return ExitCode.ERROR;
-    } catch (UncheckedIOException e) {
-      err.println("lethe store " + spec.name() + ": error: " + e.getMessage() + ": "
-          + IoErrors.describe(e.getCause()));
-      return ExitCode.ERROR;
-    } catch (IllegalArgumentException e) {
-      // A key the substrate refuses (the fs store reserves the namespace _blobs), found before
-      // any I/O on that key.
-      err.println("lethe store " + spec.name() + ": " + e.getMessage());
-      return ExitCode.USAGE;
-    } catch (RuntimeException e) {
-      err.println("lethe store " + spec.name() + ": error: " + e);
-      return ExitCode.ERROR;
-    } finally {
-      closeStores(err);
-      out.flush();
-      err.flush();
-    }
+    int code = execute(out, err);
+    finish(out, err);
+    return code;
+  }
+
+  /** Closes the stores this command opened and flushes its output, once its outcome is written. */
+  void finish(PrintWriter out, PrintWriter err) {
+    closeStores(err);
+    out.flush();
+    err.flush();
   }
 
   private void closeStores(PrintWriter err) {
