@@ -8,6 +8,7 @@ import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
 import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfig;
+import dev.lethe.server.config.HttpLimitsConfig;
 import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ShutdownGate;
@@ -90,7 +91,8 @@ public final class LetheServer implements AutoCloseable {
     try {
       http = HttpApp.create(config, components, access);
       int grpcPort = StoreConfig.grpcPort(config.properties(), config.port()); // before HTTP answers (0141)
-      grpc = grpcPort < 0 ? null : GrpcStoreServer.start(http.storeService, config.host(), grpcPort, config.maxRequestBytes());
+      grpc = grpcPort < 0 ? null : GrpcStoreServer.start(http.storeService, config.host(), grpcPort, config.maxRequestBytes(),
+          HttpLimitsConfig.maxRequestsPerClient(config.properties()), HttpLimitsConfig.idleTimeoutMs(config.properties()));
       http.app.start(config.host(), config.port());
     } catch (RuntimeException e) {
       if (grpc != null) {
