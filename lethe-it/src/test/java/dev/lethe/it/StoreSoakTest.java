@@ -41,7 +41,7 @@ class StoreSoakTest {
 
   @Test
   void aMinuteOfChaosOnASharedFileStoreLosesNothing() throws Exception {
-    SoakOptions options = new SoakOptions(20261202L, CI_DURATION, 3, 8, Backend.FILE, null, Duration.ofSeconds(3),
+    SoakOptions options = new SoakOptions(20261202L, CI_DURATION, 3, 8, Backend.FILE, null, null, Duration.ofSeconds(3),
         List.of(Transport.HTTP), work("soak-file"), serverCommand(), StoreOpener.BUILT_IN, null);
     Soak.Result result = run(options);
     assertThat(result.verdict().counts()).allSatisfy((row, count) -> assertThat(count).as(row.name()).isZero());
@@ -52,7 +52,7 @@ class StoreSoakTest {
   void aMinuteOfChaosOnASharedPostgresStoreLosesNothing() throws Exception {
     Backends.Fresh db = Backends.createOrSkip("postgresql");
     try {
-      SoakOptions options = new SoakOptions(20261203L, CI_DURATION, 3, 8, Backend.POSTGRESQL, db.jdbcUrl(),
+      SoakOptions options = new SoakOptions(20261203L, CI_DURATION, 3, 8, Backend.POSTGRESQL, db.jdbcUrl(), null,
           Duration.ofSeconds(3), List.of(Transport.HTTP), work("soak-postgresql"), serverCommand(), StoreOpener.BUILT_IN, null);
       Soak.Result result = run(options);
       assertThat(result.verdict().counts()).allSatisfy((row, count) -> assertThat(count).as(row.name()).isZero());
