@@ -30,14 +30,14 @@ class S3SoakSmokeTest {
     String bucket = "soak-" + UUID.randomUUID();
     server.client().createBucket(b -> b.bucket(bucket));
     SoakOptions options = new SoakOptions(20261204L, Duration.ofSeconds(15), 2, 2, Backend.S3, null,
-        new S3Target(server.endpoint(), bucket, server.settings()), Duration.ZERO, java.util.List.of(dev.lethe.store.soak.Transport.HTTP),
-        StoreSoakTest.work("soak-s3"), StoreSoakTest.serverCommand(), StoreOpener.BUILT_IN, null);
+        new S3Target(server.endpoint(), bucket, server.settings()), Duration.ZERO, StoreSoakTest.BOTH,
+        StoreSoakTest.work("soak-s3"), StoreSoakTest.serverCommand(), StoreOpener.PROVIDERS, null);
     Soak.Result result = Soak.run(options);
     StringWriter table = new StringWriter();
     Soak.print(result, options, new PrintWriter(table));
     System.out.print(table);
 
-    assertThat(table.toString()).contains("backend s3, transports [http]").doesNotContain("secret");
+    assertThat(table.toString()).contains("backend s3, transports [http, grpc]").doesNotContain("secret");
     for (Row row : Row.values()) {
       assertThat(table.toString()).contains(row.name());
     }
