@@ -18,7 +18,6 @@ import dev.lethe.store.soak.Row;
 import dev.lethe.store.soak.Soak;
 import dev.lethe.store.soak.SoakOptions;
 import dev.lethe.store.soak.StoreOpener;
-import dev.lethe.store.soak.Transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -36,8 +35,8 @@ class BrokenStoreSoakTest {
 
   private static SoakOptions options(String name, UnaryOperator<Store> broken) {
     // one replica, no chaos: the breakage, not the kills, is what the oracle must see
-    return new SoakOptions(42L, SHORT, 1, 4, Backend.FILE, null, Duration.ZERO, List.of(Transport.HTTP),
-        StoreSoakTest.work(name), StoreSoakTest.serverCommand(), StoreOpener.BUILT_IN, broken);
+    return new SoakOptions(42L, SHORT, 1, 4, Backend.FILE, null, null, Duration.ZERO, StoreSoakTest.BOTH,
+        StoreSoakTest.work(name), StoreSoakTest.serverCommand(), StoreOpener.PROVIDERS, broken);
   }
 
   @Test

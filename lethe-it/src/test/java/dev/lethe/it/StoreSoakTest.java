@@ -16,12 +16,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The HA soak for 60 s against three real {@code lethe server} replicas under kill -9 chaos, on a
- * shared {@code file:} store and on a shared PostgreSQL store (docs/design/0145-ha-soak.md): every
- * violation row is 0 and the progress checks pass.
+ * shared {@code file:} store and on a shared PostgreSQL store (docs/design/0145-ha-soak.md), with
+ * writers over HTTP and gRPC: every violation row is 0 and the progress checks pass (NoProgress
+ * counts a writer of either transport with no acknowledged write).
  */
 class StoreSoakTest {
 
   static final Duration CI_DURATION = Duration.ofSeconds(60);
+
+  /** Writers alternate: even ones over HTTP, odd ones over gRPC (each replica opens both ports). */
+  static final List<Transport> BOTH = List.of(Transport.HTTP, Transport.GRPC);
 
   /** {@code java -jar lethe.jar}, the server command of every soak started from a test. */
   static List<String> serverCommand() {
@@ -41,8 +45,8 @@ class StoreSoakTest {
 
   @Test
   void aMinuteOfChaosOnASharedFileStoreLosesNothing() throws Exception {
-    SoakOptions options = new SoakOptions(20261202L, CI_DURATION, 3, 8, Backend.FILE, null, Duration.ofSeconds(3),
-        List.of(Transport.HTTP), work("soak-file"), serverCommand(), StoreOpener.BUILT_IN, null);
+    SoakOptions options = new SoakOptions(20261202L, CI_DURATION, 3, 8, Backend.FILE, null, null, Duration.ofSeconds(3),
+        BOTH, work("soak-file"), serverCommand(), StoreOpener.PROVIDERS, null);
     Soak.Result result = run(options);
     assertThat(result.verdict().counts()).allSatisfy((row, count) -> assertThat(count).as(row.name()).isZero());
     assertThat(result.verdict().info().get("replicas killed")).isPositive();
@@ -52,8 +56,8 @@ class StoreSoakTest {
   void aMinuteOfChaosOnASharedPostgresStoreLosesNothing() throws Exception {
     Backends.Fresh db = Backends.createOrSkip("postgresql");
     try {
-      SoakOptions options = new SoakOptions(20261203L, CI_DURATION, 3, 8, Backend.POSTGRESQL, db.jdbcUrl(),
-          Duration.ofSeconds(3), List.of(Transport.HTTP), work("soak-postgresql"), serverCommand(), StoreOpener.BUILT_IN, null);
+      SoakOptions options = new SoakOptions(20261203L, CI_DURATION, 3, 8, Backend.POSTGRESQL, db.jdbcUrl(), null,
+          Duration.ofSeconds(3), BOTH, work("soak-postgresql"), serverCommand(), StoreOpener.PROVIDERS, null);
       Soak.Result result = run(options);
       assertThat(result.verdict().counts()).allSatisfy((row, count) -> assertThat(count).as(row.name()).isZero());
       assertThat(result.verdict().counts()).containsEntry(Row.NoProgress, 0L);

@@ -1,5 +1,6 @@
 package dev.lethe.server;
 
+import dev.lethe.server.config.HttpLimitsConfig;
 import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.http.ShutdownGate;
@@ -37,7 +38,8 @@ final class Listeners {
   static Listeners start(ServerConfig config, HttpApp http) {
     int grpcPort = StoreConfig.grpcPort(config.properties(), config.port());
     GrpcStoreServer grpc = grpcPort < 0 ? null
-        : GrpcStoreServer.start(http.storeService, config.host(), grpcPort, config.maxRequestBytes());
+        : GrpcStoreServer.start(http.storeService, config.host(), grpcPort, config.maxRequestBytes(),
+            HttpLimitsConfig.maxRequestsPerClient(config.properties()), HttpLimitsConfig.idleTimeoutMs(config.properties()));
     try {
       http.app.start(config.host(), config.port());
     } catch (RuntimeException e) {

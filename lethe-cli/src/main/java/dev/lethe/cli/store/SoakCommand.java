@@ -1,6 +1,8 @@
 package dev.lethe.cli.store;
 
+import dev.lethe.store.s3.S3Settings;
 import dev.lethe.store.soak.Backend;
+import dev.lethe.store.soak.S3Target;
 import dev.lethe.store.soak.Soak;
 import dev.lethe.store.soak.SoakOptions;
 import dev.lethe.store.soak.Transport;
@@ -43,10 +45,16 @@ final class SoakCommand implements Callable<Integer> {
   @Option(names = "--writers", paramLabel = "W", defaultValue = "8", description = "Writer clients, 1 to 64 (default: ${DEFAULT-VALUE}).")
   String writers;
   @Option(names = "--backend", paramLabel = "NAME", defaultValue = "file",
-      description = "The replicas' shared store: file (a temporary directory) or postgresql (--jdbc-url) (default: ${DEFAULT-VALUE}).")
+      description = "The replicas' shared store: file (a temporary directory), postgresql (--jdbc-url) or s3 (--s3-endpoint) (default: ${DEFAULT-VALUE}).")
   String backend;
   @Option(names = "--jdbc-url", paramLabel = "URL", description = "The PostgreSQL store of --backend postgresql: jdbc:postgresql://127.0.0.1….")
   String jdbcUrl;
+  @Option(names = "--s3-endpoint", paramLabel = "URL",
+      description = "The test S3 server of --backend s3: http://127.0.0.1:PORT. Credentials: lethe.store.s3.* (system properties or LETHE_STORE_S3_* variables).")
+  String s3Endpoint;
+  @Option(names = "--s3-bucket", paramLabel = "NAME", defaultValue = "lethe-soak",
+      description = "The existing bucket of --backend s3; each run writes its own prefix soak-<seed>-<ms> (default: ${DEFAULT-VALUE}).")
+  String s3Bucket;
   @Option(names = "--kill-every", paramLabel = "DURATION", defaultValue = "3s",
       description = "Pause between two replica kills; 0 turns chaos off (default: ${DEFAULT-VALUE}).")
   String killEvery;
@@ -106,8 +114,14 @@ final class SoakCommand implements Callable<Integer> {
         throw new UsageException("cannot create a temporary work directory: " + e.getMessage());
       }
     }
+    Backend b = Backend.parse(backend);
+    S3Target s3 = null;
+    if (b == Backend.S3 || s3Endpoint != null) {
+      // the replicas get the credentials as environment variables, never printed (docs/store.md "Soak")
+      s3 = new S3Target(S3Target.endpoint(s3Endpoint), s3Bucket, S3Settings.fromProcess(System.getenv(), System.getProperties()));
+    }
     return new SoakOptions(s, d, (int) parseLong("--replicas", replicas), (int) parseLong("--writers", writers),
-        Backend.parse(backend), jdbcUrl, kill, Transport.parseList(transports), dir, serverCommand(),
+        b, jdbcUrl, s3, kill, Transport.parseList(transports), dir, serverCommand(),
         uri -> StoreUri.open("--store", uri, 32, Clock.systemUTC(), Optional.empty()), null);
   }
 

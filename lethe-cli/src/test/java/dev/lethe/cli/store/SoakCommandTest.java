@@ -28,11 +28,13 @@ class SoakCommandTest {
       "--replicas|0|Invalid --replicas 0: 1 to 9",
       "--replicas|three|--replicas must be an integer, got 'three'",
       "--writers|65|Invalid --writers 65: 1 to 64",
-      "--backend|s4|Invalid --backend 's4': expected file or postgresql",
+      "--backend|s4|Invalid --backend 's4': expected file, postgresql or s3",
       "--transports|carrier-pigeon|Invalid --transports 'carrier-pigeon': unknown transport 'carrier-pigeon'",
       "--kill-every|-1s|--kill-every takes a positive integer",
       "--seed|x|--seed must be an integer, got 'x'",
-      "--jdbc-url|jdbc:postgresql://db.example.com/x|Invalid --jdbc-url: only --backend postgresql takes one"})
+      "--jdbc-url|jdbc:postgresql://db.example.com/x|Invalid --jdbc-url: only --backend postgresql takes one",
+      "--s3-endpoint|http://127.0.0.1:9090|Invalid --s3-endpoint: only --backend s3 takes one",
+      "--backend|s3|Invalid --s3-endpoint: --backend s3 needs http://127.0.0.1:PORT"})
   void aBadOptionIsAUsageErrorOfOneLineAndStartsNothing(String option, String value, String message) throws Exception {
     List<String> args = new ArrayList<>(List.of("store", "soak", "--work-dir", dir.toString(), option, value));
     StringWriter out = new StringWriter();
@@ -58,5 +60,38 @@ class SoakCommandTest {
     int code = cmd.execute("store", "soak", "--work-dir", dir.toString(), "--backend", "postgresql", "--jdbc-url", url);
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).startsWith("lethe store soak: Invalid --jdbc-url").contains("127.0.0.1");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "http://s3.amazonaws.com|Invalid --s3-endpoint 'http://s3.amazonaws.com': needs http://127.0.0.1:PORT",
+      "http://127.0.0.1.example.com:9090|Invalid --s3-endpoint 'http://127.0.0.1.example.com:9090': needs",
+      "http://user@127.0.0.1:9090|Invalid --s3-endpoint 'http://user@127.0.0.1:9090': needs",
+      "http://127.0.0.1:9090/bucket|Invalid --s3-endpoint 'http://127.0.0.1:9090/bucket': needs",
+      "s3://127.0.0.1:9090|Invalid --s3-endpoint 's3://127.0.0.1:9090': needs",
+      "127.0.0.1:9090|Invalid --s3-endpoint '127.0.0.1:9090': needs"})
+  void anS3BackendAwayFromThisMachineIsAUsageErrorAndStartsNothing(String endpoint, String message) throws Exception {
+    StringWriter err = new StringWriter();
+    var cmd = LetheCommand.commandLine();
+    cmd.setErr(new PrintWriter(err));
+    int code = cmd.execute("store", "soak", "--work-dir", dir.toString(), "--backend", "s3", "--s3-endpoint", endpoint);
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString().split("\n")).hasSize(1);
+    assertThat(err.toString()).startsWith("lethe store soak: ").contains(message);
+    try (var files = Files.list(dir)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {"Bucket_1", "ab", "-soak"})
+  void aMalformedS3BucketIsAUsageError(String bucket) {
+    StringWriter err = new StringWriter();
+    var cmd = LetheCommand.commandLine();
+    cmd.setErr(new PrintWriter(err));
+    int code = cmd.execute("store", "soak", "--work-dir", dir.toString(), "--backend", "s3", "--s3-endpoint",
+        "http://127.0.0.1:9090", "--s3-bucket", bucket);
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).startsWith("lethe store soak: Invalid --s3-bucket '" + bucket + "'");
   }
 }

@@ -39,9 +39,14 @@ public final class GrpcStoreServer implements AutoCloseable {
    *
    * @param port as {@code StoreConfig.grpcPort}: 0 for any free port (not -1)
    * @param maxMessageBytes largest request message, bytes (the HTTP body limit)
+   * @param callsPerClient calls of one client address in flight at once ({@code
+   *     lethe.http.max-requests-per-client}); more are refused {@code RESOURCE_EXHAUSTED}
+   * @param idleTimeoutMs {@code lethe.http.idle-timeout-ms}: a connection that does not finish its
+   *     HTTP/2 handshake, holds no call, or does not answer a ping for this long is closed
    * @throws UncheckedIOException if the port cannot be bound
    */
-  public static GrpcStoreServer start(StoreService service, String host, int port, long maxMessageBytes) {
+  public static GrpcStoreServer start(StoreService service, String host, int port, long maxMessageBytes,
+      int callsPerClient, long idleTimeoutMs) {
     GrpcStoreServer[] self = new GrpcStoreServer[1];
     GrpcStoreService calls = new GrpcStoreService(service, () -> self[0] != null && self[0].stopping);
     ServerInterceptor authorization = new ServerInterceptor() {
@@ -52,9 +57,16 @@ public final class GrpcStoreServer implements AutoCloseable {
         return Contexts.interceptCall(ctx, call, headers, next);
       }
     };
+    // the HTTP port's bounds on one client, on this port (docs/design/0143-grpc-limits.md)
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxMessageBytes))
-        .addService(ServerInterceptors.intercept(calls, authorization))
+        .handshakeTimeout(idleTimeoutMs, TimeUnit.MILLISECONDS)
+        .maxConnectionIdle(idleTimeoutMs, TimeUnit.MILLISECONDS)
+        .keepAliveTime(idleTimeoutMs, TimeUnit.MILLISECONDS)
+        .keepAliveTimeout(idleTimeoutMs, TimeUnit.MILLISECONDS)
+        .permitKeepAliveTime(idleTimeoutMs, TimeUnit.MILLISECONDS)
+        // the last interceptor runs first: a refused call is not authenticated or read
+        .addService(ServerInterceptors.intercept(calls, authorization, new GrpcPerClientLimit(callsPerClient)))
         .build();
     try {
       server.start();

@@ -7,10 +7,12 @@ public enum Backend {
   /** a {@code file:} root in the run's work directory */
   FILE,
   /** a {@code jdbc:postgresql:} store at {@code --jdbc-url} */
-  POSTGRESQL;
+  POSTGRESQL,
+  /** an {@code s3://bucket/prefix} store on a test S3 server at {@code --s3-endpoint} */
+  S3;
 
   /**
-   * Parses a backend name as typed ({@code file}, {@code postgresql}).
+   * Parses a backend name as typed ({@code file}, {@code postgresql}, {@code s3}).
    *
    * @throws IllegalArgumentException naming the value and the choices
    */
@@ -20,6 +22,6 @@ public enum Backend {
         return b;
       }
     }
-    throw new IllegalArgumentException("Invalid --backend '" + text + "': expected file or postgresql");
+    throw new IllegalArgumentException("Invalid --backend '" + text + "': expected file, postgresql or s3");
   }
 }

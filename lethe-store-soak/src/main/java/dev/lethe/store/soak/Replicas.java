@@ -28,15 +28,22 @@ final class Replicas implements AutoCloseable {
 
   private final List<String> serverCommand;
   private final String storeUri;
+  private final Map<String, String> settings;
   private final List<Transport> transports;
   private final Path work;
   private final List<Map<Transport, Integer>> ports = new ArrayList<>();
   private final Process[] processes;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  Replicas(int count, List<String> serverCommand, String storeUri, List<Transport> transports, Path work) throws IOException {
+  /**
+   * @param settings server settings ({@code lethe.store.s3.*}) every replica gets as environment
+   *     variables, never on its command line, where {@code ps} would show a secret
+   */
+  Replicas(int count, List<String> serverCommand, String storeUri, Map<String, String> settings, List<Transport> transports,
+      Path work) throws IOException {
     this.serverCommand = serverCommand;
     this.storeUri = storeUri;
+    this.settings = Map.copyOf(settings);
     this.transports = transports;
     this.work = work;
     this.processes = new Process[count];
@@ -120,6 +127,8 @@ final class Replicas implements AutoCloseable {
     pb.environment().put("LETHE_ICEBERG_REST_ASYNC_PURGE_WORKER_THREADS", "0");
     // replicas on one host must not all take the default gRPC port: off unless a transport opens it
     pb.environment().put(Transport.GRPC.portVariable(), "0");
+    // lethe server's rule for a key's variable: upper case, '.' and '-' as '_'
+    settings.forEach((k, v) -> pb.environment().put(k.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_'), v));
     for (Transport t : transports) {
       if (t.portVariable() != null) {
         pb.environment().put(t.portVariable(), Integer.toString(ports.get(i).get(t)));

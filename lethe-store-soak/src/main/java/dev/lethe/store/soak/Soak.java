@@ -60,11 +60,17 @@ public final class Soak {
     Path work = Files.createDirectories(o.workDir());
     // a fresh namespace per run, so a shared database's earlier runs are not judged
     String namespace = "soak-" + Long.toUnsignedString(o.seed(), 36) + "-" + System.currentTimeMillis();
-    String storeUri = o.backend() == Backend.FILE ? "file:" + Files.createDirectories(work.resolve("shared-store")) : o.jdbcUrl();
+    String storeUri = switch (o.backend()) {
+      case FILE -> "file:" + Files.createDirectories(work.resolve("shared-store"));
+      case POSTGRESQL -> o.jdbcUrl();
+      // a prefix of its own per run, so earlier runs in the bucket are not listed
+      case S3 -> o.s3().storeUri(namespace);
+    };
+    Map<String, String> settings = o.s3() == null ? Map.of() : o.s3().settings();
     History history = new History();
     AtomicLong errors = new AtomicLong();
     AtomicReference<String> firstError = new AtomicReference<>();
-    try (Replicas replicas = new Replicas(o.replicas(), o.serverCommand(), storeUri, o.transports(), work)) {
+    try (Replicas replicas = new Replicas(o.replicas(), o.serverCommand(), storeUri, settings, o.transports(), work)) {
       replicas.startAll();
       List<Store> locals = List.of(o.opener().open("file:" + Files.createDirectories(work.resolve("client-a"))),
           o.opener().open("file:" + Files.createDirectories(work.resolve("client-b"))));

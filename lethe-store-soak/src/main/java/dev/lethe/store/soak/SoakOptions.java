@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
  * @param backend the shared store
  * @param jdbcUrl the PostgreSQL store URL ({@code jdbc:postgresql://127.0.0.1…}) for {@link
  *     Backend#POSTGRESQL}; null otherwise
+ * @param s3 the S3 server and bucket of {@link Backend#S3}; null otherwise
  * @param killEvery the pause between two replica kills; {@link Duration#ZERO} turns chaos off
  * @param transports how clients reach replicas, at least one; writer w uses transport w mod size
  * @param workDir a directory for the replicas' data, logs and the client-side stores
@@ -27,7 +28,7 @@ import java.util.function.UnaryOperator;
  *     in the tests proving the oracle can fail
  */
 public record SoakOptions(long seed, Duration duration, int replicas, int writers, Backend backend, String jdbcUrl,
-    Duration killEvery, List<Transport> transports, Path workDir, List<String> serverCommand, StoreOpener opener,
+    S3Target s3, Duration killEvery, List<Transport> transports, Path workDir, List<String> serverCommand, StoreOpener opener,
     UnaryOperator<Store> clientStore) {
 
   /** @throws IllegalArgumentException naming the first bad setting */
@@ -63,6 +64,11 @@ public record SoakOptions(long seed, Duration duration, int replicas, int writer
       }
     } else if (jdbcUrl != null) {
       throw new IllegalArgumentException("Invalid --jdbc-url: only --backend postgresql takes one");
+    }
+    if (backend == Backend.S3 && s3 == null) {
+      throw new IllegalArgumentException("Invalid --s3-endpoint: --backend s3 needs http://127.0.0.1:PORT");
+    } else if (backend != Backend.S3 && s3 != null) {
+      throw new IllegalArgumentException("Invalid --s3-endpoint: only --backend s3 takes one");
     }
   }
 }
