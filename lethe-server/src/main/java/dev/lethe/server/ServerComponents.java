@@ -8,12 +8,19 @@ import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.location.AllowedLocations;
 import dev.lethe.catalog.location.ClaimBackfill;
 import dev.lethe.catalog.drop.Drops;
-import dev.lethe.catalog.purge.AsyncPurgeService;
+import dev.lethe.catalog.drop.AsyncPurgeService;
 import dev.lethe.catalog.jobs.AsyncPurgeSettings;
 import dev.lethe.catalog.jobs.CleanupJobListing;
+import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CredentialCipher;
+import dev.lethe.catalog.jobs.JobClaimer;
+import dev.lethe.catalog.jobs.PurgeJobExecutor;
+import dev.lethe.catalog.jobs.PurgeMetrics;
+import dev.lethe.catalog.jobs.PurgeWorkerPool;
+import dev.lethe.catalog.jobs.SynchronousPurge;
+import dev.lethe.catalog.purge.PurgeJobRunner;
 import dev.lethe.catalog.purge.DeletePool;
-import dev.lethe.catalog.purge.LoggingPurgeEventListener;
+import dev.lethe.catalog.jobs.LoggingPurgeEventListener;
 import dev.lethe.catalog.jobs.PurgeEvent;
 import dev.lethe.catalog.jobs.PurgeEventListener;
 import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
@@ -37,7 +44,6 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.iceberg.io.CloseableGroup;
 import org.slf4j.Logger;
@@ -45,8 +51,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the server is made of, opened in dependency order: the catalog database, the store, the
- * catalogs, the delete pool, the purge executor, the soft deletions and their expiry timer, the
- * drop service (docs/design/0215-one-http-edge-and-composition-root.md §3). Each is registered for
+ * delete pool and the purge executor, the catalogs (whose synchronous purge runs on that executor),
+ * the purge workers, the soft deletions and their expiry (a periodic task of the workers), the drop
+ * service (docs/design/0215-one-http-edge-and-composition-root.md §3). Each is registered for
  * closing as it opens, so a start that fails closes exactly what opened, newest first, and {@link
  * #close()} does the same after the HTTP server stopped.
  */
@@ -83,15 +90,6 @@ final class ServerComponents implements AutoCloseable {
     if (store instanceof AutoCloseable closeable) {
       opened.add(closeable);
     }
-    // the synchronous purge runs on the async purge's executor, built below before the first request
-    AtomicReference<AsyncPurgeService> purgeRef = new AtomicReference<>();
-    catalogs = opened.add(new IcebergCatalogs(database, METALAKE, clock, () -> UUID.randomUUID().toString(),
-        (catalog, id, principal) -> purgeRef.get().purgeTable(catalog, id, principal)));
-    // one server-wide delete pool: the synchronous purge and the async workers share it (docs/design/0201-cleanup-jobs.md §5)
-    DeletePool deletes = opened.add(DeletePool.of(purgeSettings));
-    ensureMainCatalog(config);
-    // rows older than location claims get theirs before the first request (docs/design/0002)
-    new ClaimBackfill(database, new FileIOFactory(), clock).run();
     CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
         config.dataDir().resolve("purge.key"));
     PurgeEventListener logging = new LoggingPurgeEventListener();
@@ -102,17 +100,36 @@ final class ServerComponents implements AutoCloseable {
         wakeups.wakeExpiry();
       }
     };
-    purge = opened.add(new AsyncPurgeService(database, METALAKE, purgeSettings, cipher, registry, listener, clock, deletes));
-    AsyncPurgeService asyncPurge = purge;
-    purgeRef.set(asyncPurge);
-    wakeups.purgeWakesBy(asyncPurge::wakeUp);
+    FileIOFactory fileIOs = new FileIOFactory();
+    PurgeMetrics metrics = new PurgeMetrics(registry, database, clock);
+    // one server-wide delete pool: the synchronous purge and the async workers share it (docs/design/0201-cleanup-jobs.md §5)
+    DeletePool deletes = DeletePool.of(purgeSettings);
+    // one executor for the synchronous purge and the workers: one lease heartbeat, one failure policy
+    // (docs/design/0051-synchronous-purge-is-a-durable-job.md); built before the catalogs, whose
+    // dropTable(id, true) runs it (docs/design/0210-catalog-drop-and-jobs-layout.md)
+    PurgeJobExecutor executor = new PurgeJobExecutor(database, purgeSettings, new PurgeJobRunner(database, cipher,
+        fileIOs, deletes, purgeSettings.deleteBatchSize(), metrics::filesDeleted), listener, metrics);
+    CleanupJobEnqueuer enqueuer = new CleanupJobEnqueuer(database, METALAKE, cipher, fileIOs);
+    catalogs = opened.add(new IcebergCatalogs(database, METALAKE, clock, () -> UUID.randomUUID().toString(),
+        new SynchronousPurge(enqueuer, executor, wakeups::wakePurge)));
+    // registered after the catalogs, so they close before the catalogs' FileIO (docs/design/0410-operations.md §4)
+    opened.add(deletes);
+    opened.add(executor);
+    ensureMainCatalog(config);
+    // rows older than location claims get theirs before the first request and the first worker (docs/design/0002)
+    new ClaimBackfill(database, new FileIOFactory(), clock).run();
+    PurgeWorkerPool workers = opened.add(new PurgeWorkerPool(database, purgeSettings, JobClaimer.forDatabase(database),
+        executor));
+    wakeups.purgeWakesBy(workers::wakeUp);
+    purge = new AsyncPurgeService(enqueuer, workers, listener);
     softDeletes = new SoftDeletes(database, METALAKE, SoftDeleteConfig.settings(config.properties()),
         cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
-    // runs whatever the flag says: existing records still expire when new ones are off (docs/design/0202-soft-deletion.md §7)
-    SoftDeleteExpiry expiry = opened.add(new SoftDeleteExpiry(softDeletes, wakeups::wakePurge));
+    // a periodic task of the workers; runs whatever the flag says: existing records still expire when
+    // new ones are off (docs/design/0202-soft-deletion.md §7)
+    SoftDeleteExpiry expiry = opened.add(new SoftDeleteExpiry(softDeletes, wakeups::wakePurge, workers));
     wakeups.expiryWakesBy(expiry::wakeUp);
     // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
-    drops = new Drops(asyncPurge, softDeletes);
+    drops = new Drops(purge, softDeletes);
     cleanupJobs = new CleanupJobListing(database);
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)

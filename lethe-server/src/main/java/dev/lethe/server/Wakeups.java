@@ -4,7 +4,7 @@ package dev.lethe.server;
  * The two wake-ups between the purge executor and the soft-deletion expiry timer, created before
  * either so neither needs the other to exist first (docs/design/0215-one-http-edge-and-composition-root.md
  * §3): a finished cleanup job lets the timer finalize its deletion record at once, and an expired
- * record lets the executor pick its new job at once. Until a side is registered, waking it does
+ * record (or a synchronous purge that failed an attempt) lets the workers pick its job at once. Until a side is registered, waking it does
  * nothing (the side polls anyway).
  */
 final class Wakeups {
@@ -26,7 +26,7 @@ final class Wakeups {
     expiry.run();
   }
 
-  /** Wakes the purge executor (an expired record enqueued its job). */
+  /** Wakes the purge workers (an expired record enqueued its job, or a synchronous purge left its job to them). */
   void wakePurge() {
     purge.run();
   }

@@ -3,7 +3,6 @@ package dev.lethe.catalog.drop;
 import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.PurgeJobExecutor;
-import dev.lethe.catalog.purge.AsyncPurgeService;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import java.util.function.Supplier;

@@ -7,8 +7,8 @@ import dev.lethe.catalog.entity.MetalakeDao;
 import dev.lethe.catalog.entity.MetalakeRow;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.PurgeJobExecutor;
-import dev.lethe.catalog.purge.AsyncPurgeService;
-import dev.lethe.catalog.purge.TablePurge;
+import dev.lethe.catalog.jobs.SynchronousPurge;
+import dev.lethe.catalog.jobs.TablePurge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -32,7 +32,7 @@ public final class IcebergCatalogs implements AutoCloseable {
   private final Supplier<String> ids;
   private final FileIOFactory fileIOFactory = new FileIOFactory();
   private final TablePurge purge;
-  private AsyncPurgeService standalone; // the default purge's, created on first use; guarded by this
+  private StandalonePurge standalone; // the default purge, created on first use; guarded by this
   private final Map<String, LetheCatalog> open = new ConcurrentHashMap<>();
 
   /**
@@ -52,10 +52,10 @@ public final class IcebergCatalogs implements AutoCloseable {
   }
 
   private PurgeJobExecutor.Finished standalonePurge(CatalogRow catalog, TableIdentifier id, String createdBy) {
-    AsyncPurgeService service;
+    StandalonePurge service;
     synchronized (this) {
       if (standalone == null) {
-        standalone = AsyncPurgeService.embedded(database, metalake, clock);
+        standalone = new StandalonePurge(database, metalake, clock);
       }
       service = standalone;
     }
@@ -68,7 +68,7 @@ public final class IcebergCatalogs implements AutoCloseable {
    * @param clock source of entry times
    * @param ids source of unique ids
    * @param purge the synchronous purge of {@code DELETE …?purgeRequested=true} (the server's
-   *     {@link AsyncPurgeService#purgeTable}), not null
+   *     {@link SynchronousPurge}), not null
    */
   public IcebergCatalogs(CatalogDatabase database, String metalake, Clock clock, Supplier<String> ids, TablePurge purge) {
     this.purge = Objects.requireNonNull(purge, "purge");

@@ -18,7 +18,7 @@ import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.location.WriteConfinement;
-import dev.lethe.catalog.purge.TablePurge;
+import dev.lethe.catalog.jobs.TablePurge;
 import dev.lethe.catalog.softdelete.RetainedNameGuard;
 import java.io.IOException;
 import java.time.Clock;

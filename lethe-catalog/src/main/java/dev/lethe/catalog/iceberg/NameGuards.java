@@ -1,7 +1,7 @@
 package dev.lethe.catalog.iceberg;
 
 import dev.lethe.catalog.entity.NamespaceRow;
-import dev.lethe.catalog.purge.NameReuseGuard;
+import dev.lethe.catalog.jobs.NameReuseGuard;
 import dev.lethe.catalog.softdelete.RetainedNameGuard;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.jdbi.v3.core.Handle;

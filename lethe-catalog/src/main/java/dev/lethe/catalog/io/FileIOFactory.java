@@ -1,6 +1,7 @@
 package dev.lethe.catalog.io;
 
 import dev.lethe.catalog.location.AllowedLocations;
+import dev.lethe.catalog.location.CatalogFileIOs;
 import dev.lethe.catalog.location.InvalidLocationException;
 import dev.lethe.catalog.location.LocationPath;
 import java.util.List;
@@ -33,7 +34,7 @@ import org.apache.iceberg.io.FileIO;
  * must close it.
  * Stateless and thread-safe.
  */
-public final class FileIOFactory {
+public final class FileIOFactory implements CatalogFileIOs {
   /** Class name of iceberg-aws' S3 FileIO. */
   public static final String S3_FILE_IO_IMPL = "org.apache.iceberg.aws.s3.S3FileIO";
 
@@ -87,6 +88,7 @@ public final class FileIOFactory {
    * @throws IllegalArgumentException if no implementation fits (see {@link #implFor}) or the
    *     implementation class cannot be loaded or initialised; the message names it
    */
+  @Override
   public FileIO create(String warehouseLocation, Map<String, String> properties) {
     String impl = implFor(warehouseLocation, properties);
     if (impl.equals(LOCAL_FILE_IO_IMPL)) {

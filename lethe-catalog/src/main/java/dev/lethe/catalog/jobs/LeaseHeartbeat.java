@@ -3,9 +3,9 @@ package dev.lethe.catalog.jobs;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.util.ThreadPools;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,11 +30,7 @@ public final class LeaseHeartbeat implements AutoCloseable {
   public LeaseHeartbeat(CatalogDatabase database, long intervalMs) {
     this.database = database;
     this.clock = DatabaseClock.of(database.vendor());
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "lethe-purge-heartbeat");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = ThreadPools.newScheduledPool("lethe-purge-heartbeat", 1); // one named daemon thread
     timer.scheduleWithFixedDelay(this::renewAll, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
   }
 

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * threads, each claiming one job only when idle and running it with the {@link PurgeJobExecutor}
  * (the synchronous purge's executor too). An idle worker polls
  * every {@code poll-interval-ms} (or at once after {@link #wakeUp}); terminal rows older than
- * {@code retention-hours} are pruned at most once a minute.
+ * {@code retention-hours} are pruned at most once a minute. Between jobs the workers also run the
+ * {@link #every periodic tasks} (the soft deletions' expiry); a pool without workers runs those on
+ * one thread of its own (docs/design/0210-catalog-drop-and-jobs-layout.md "Periodic tasks").
  */
 public final class PurgeWorkerPool implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PurgeWorkerPool.class);
@@ -29,6 +31,7 @@ public final class PurgeWorkerPool implements AutoCloseable {
   private final boolean ownsExecutor;
   private final DatabaseClock clock;
   private final Semaphore wake = new Semaphore(0);
+  private final PeriodicTasks periodic;
   private final List<Thread> workers = new ArrayList<>();
   private volatile boolean running = true;
   private long lastPrune;
@@ -60,6 +63,9 @@ public final class PurgeWorkerPool implements AutoCloseable {
     this.executor = executor;
     this.ownsExecutor = ownsExecutor;
     this.clock = DatabaseClock.of(database.vendor());
+    this.periodic = settings.workerThreads() == 0
+        ? PeriodicTasks.onOwnThread("lethe-purge-periodic")
+        : new PeriodicTasks(wake::release);
     for (int i = 0; i < settings.workerThreads(); i++) {
       Thread t = new Thread(this::loop, "lethe-purge-worker-" + (i + 1));
       t.setDaemon(true);
@@ -75,6 +81,16 @@ public final class PurgeWorkerPool implements AutoCloseable {
     wake.release(Math.max(1, settings.workerThreads()));
   }
 
+  /**
+   * Runs {@code task} every {@code intervalMs} between jobs, the first time at once, or sooner after
+   * the returned task's {@code wakeUp}; closing the returned task unregisters it.
+   *
+   * @param task handles its own failures; must end soon after the pool is asked to close
+   */
+  public PeriodicTasks.Task every(long intervalMs, Runnable task) {
+    return periodic.every(intervalMs, task);
+  }
+
   /** Ids of the jobs this process holds a lease on now. */
   public java.util.Set<Long> ownedJobIds() {
     return executor.ownedJobIds();
@@ -84,6 +100,7 @@ public final class PurgeWorkerPool implements AutoCloseable {
     while (running) {
       boolean worked = false;
       try {
+        periodic.runDue();
         pruneIfDue();
         Optional<JobClaimer.Claimed> claimed = claimer.claim(settings.heartbeatTimeoutMs());
         if (claimed.isPresent()) {
@@ -97,7 +114,9 @@ public final class PurgeWorkerPool implements AutoCloseable {
       }
       if (!worked && running) {
         try {
-          wake.tryAcquire(settings.pollIntervalMs(), TimeUnit.MILLISECONDS);
+          long nanos = periodic.nanosUntilDue();
+          long untilTask = nanos == Long.MAX_VALUE ? Long.MAX_VALUE : (nanos + 999_999) / 1_000_000;
+          wake.tryAcquire(Math.min(settings.pollIntervalMs(), untilTask), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           return;
         }
@@ -135,6 +154,7 @@ public final class PurgeWorkerPool implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    periodic.close();
     executor.requestStopAll();
     wake.release(workers.size() + 1);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -3,7 +3,6 @@ package dev.lethe.catalog.location;
 import dev.lethe.catalog.entity.CatalogDao;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
-import dev.lethe.catalog.io.FileIOFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,16 +33,16 @@ public final class ClaimBackfill {
   private static final int BATCH = 500;
 
   private final CatalogDatabase database;
-  private final FileIOFactory fileIOFactory;
+  private final CatalogFileIOs fileIOFactory;
   private final Clock clock;
   private final Map<String, Optional<FileIO>> fileIOs = new HashMap<>();
 
   /**
    * @param database the catalog database (migrated to V4 or later)
-   * @param fileIOFactory builds each catalog's FileIO to read table metadata
+   * @param fileIOFactory builds each catalog's FileIO to read table metadata ({@code io.FileIOFactory})
    * @param clock source of the claims' creation times
    */
-  public ClaimBackfill(CatalogDatabase database, FileIOFactory fileIOFactory, Clock clock) {
+  public ClaimBackfill(CatalogDatabase database, CatalogFileIOs fileIOFactory, Clock clock) {
     this.database = database;
     this.fileIOFactory = fileIOFactory;
     this.clock = clock;

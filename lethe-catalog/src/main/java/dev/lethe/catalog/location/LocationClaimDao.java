@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -237,6 +238,46 @@ public final class LocationClaimDao {
         .mapTo(String.class)
         .list());
     return active.stream().filter(u -> !claimed.contains(u.owner().id())).toList();
+  }
+
+  /**
+   * The cleanup job behind a {@code JOB} owner, as the guard names it in a refusal: read here from
+   * {@code lethe_cleanup_job}, as {@link #unclaimedJobs} does, so that the claims need nothing of
+   * the queue's code (docs/design/0210-catalog-drop-and-jobs-layout.md).
+   *
+   * @param catalogId the catalog the object was dropped from
+   * @param state the job's state name, e.g. {@code PENDING}
+   * @param objectType {@code TABLE} or {@code VIEW}
+   * @param namespace levels joined by U+001F
+   */
+  public record HoldingJob(long jobId, String catalogId, String state, String objectType, String namespace,
+      String objectName) {
+    /** {@code PENDING} or {@code RUNNING}: the job still holds its locations. */
+    public boolean active() {
+      return "PENDING".equals(state) || "RUNNING".equals(state);
+    }
+  }
+
+  /** The job row of {@code jobId}, read without a lock (the caller holds {@link #lock} when it decides). */
+  public Optional<HoldingJob> holdingJob(long jobId) {
+    return handle.createQuery("SELECT job_id, catalog_id, state, object_type, namespace, object_name "
+            + "FROM lethe_cleanup_job WHERE job_id = :id")
+        .bind("id", jobId)
+        .map((rs, ctx) -> new HoldingJob(rs.getLong("job_id"), rs.getString("catalog_id"), rs.getString("state"),
+            rs.getString("object_type"), rs.getString("namespace"), rs.getString("object_name")))
+        .findOne();
+  }
+
+  /**
+   * Whether the soft deletion {@code deletionId} still retains its table's locations: {@code
+   * DELETED} with no purge job attached (the predicate of {@link #unclaimedTables}).
+   */
+  public boolean deletionRetains(String deletionId) {
+    return handle.createQuery("SELECT state, purge_job_id FROM lethe_entity_deletion WHERE deletion_id = :id")
+        .bind("id", deletionId)
+        .map((rs, ctx) -> "DELETED".equals(rs.getString("state")) && rs.getObject("purge_job_id") == null)
+        .findOne()
+        .orElse(false);
   }
 
   /** Number of claim rows (tests and metrics). */

@@ -5,12 +5,6 @@ import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.entity.ViewDao;
-import dev.lethe.catalog.jobs.CleanupJob;
-import dev.lethe.catalog.jobs.CleanupJobDao;
-import dev.lethe.catalog.jobs.CleanupJobState;
-import dev.lethe.catalog.softdelete.DeletionDao;
-import dev.lethe.catalog.softdelete.DeletionRecord;
-import dev.lethe.catalog.softdelete.DeletionState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -289,7 +283,7 @@ public final class LocationClaims {
         return new ViewDao(h).findById(owner.id())
             .flatMap(v -> describeHolder(h, owner).map(t -> new Holder(v.catalogId(), "a view", t)));
       case JOB:
-        return new CleanupJobDao(h).find(owner.jobId())
+        return new LocationClaimDao(h).holdingJob(owner.jobId())
             .flatMap(j -> describeHolder(h, owner).map(t -> new Holder(j.catalogId(), "a dropped table or view", t)));
       default:
         throw new IllegalStateException("Unknown claim owner kind " + owner.kind());
@@ -315,9 +309,8 @@ public final class LocationClaims {
         if (row.get().deletionId() == null) {
           return Optional.of("live table " + name);
         }
-        Optional<DeletionRecord> record = new DeletionDao(h).find(row.get().deletionId());
-        if (record.isPresent() && record.get().state() == DeletionState.DELETED && record.get().purgeJobId() == null) {
-          return Optional.of("the dropped table " + name + ", retained by deletion " + record.get().deletionId()
+        if (new LocationClaimDao(h).deletionRetains(row.get().deletionId())) {
+          return Optional.of("the dropped table " + name + ", retained by deletion " + row.get().deletionId()
               + " until it is undropped or purged");
         }
         return Optional.empty();
@@ -326,13 +319,13 @@ public final class LocationClaims {
         return new ViewDao(h).findById(owner.id())
             .map(v -> "view " + name(h, v.namespaceId(), v.name()) + " (its metadata file)");
       case JOB: {
-        Optional<CleanupJob> job = new CleanupJobDao(h).find(owner.jobId());
-        if (job.isEmpty() || !job.get().state().active()) {
+        Optional<LocationClaimDao.HoldingJob> job = new LocationClaimDao(h).holdingJob(owner.jobId());
+        if (job.isEmpty() || !job.get().active()) {
           return Optional.empty();
         }
-        CleanupJob j = job.get();
+        LocationClaimDao.HoldingJob j = job.get();
         return Optional.of("cleanup job " + j.jobId() + " (" + j.state() + ") purging the dropped "
-            + j.objectType().name().toLowerCase(Locale.ROOT) + " "
+            + j.objectType().toLowerCase(Locale.ROOT) + " "
             + String.join(".", NamespaceNames.decode(j.namespace()).levels()) + "." + j.objectName());
       }
       default:

@@ -1,9 +1,6 @@
 package dev.lethe.catalog.purge;
 
-import dev.lethe.catalog.entity.CatalogDao;
 import dev.lethe.catalog.entity.CatalogDatabase;
-import dev.lethe.catalog.entity.CatalogRow;
-import dev.lethe.catalog.entity.MetalakeDao;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobDao;
@@ -27,27 +24,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.view.ViewMetadata;
-import org.apache.iceberg.view.ViewMetadataParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one claimed cleanup job on a worker thread and says how it ended; the only write it makes to
- * the job row is its progress (the last finished phase and the kept-files count), guarded by the
- * lease.
+ * The purge handler: runs one claimed cleanup job and says how it ended, a view's through {@link
+ * ViewPurge}, a table's here in named steps ({@code readMetadata}, {@code confine}, {@code plan},
+ * {@code deletePhase} per phase, the {@code sweep} before the current metadata file, {@code
+ * finalSweep}). The only write it makes to the job row is its progress (the last finished phase
+ * and the kept-files count), guarded by the lease.
  *
  * <p>It rebuilds the FileIO (from the catalog's current properties if the catalog still exists,
  * else from the encrypted properties captured at drop), re-reads the metadata file, plans with
@@ -68,8 +62,8 @@ public final class PurgeJobRunner implements JobHandler {
   private static final Logger LOG = LoggerFactory.getLogger(PurgeJobRunner.class);
 
   private final CatalogDatabase database;
-  private final CredentialCipher cipher;
-  private final FileIOFactory fileIOFactory;
+  private final JobFileIO fileIOs;
+  private final ViewPurge views;
   private final DeletePool deletePool;
   private final PurgePlanner planner;
   private final LongConsumer filesDeleted;
@@ -85,8 +79,8 @@ public final class PurgeJobRunner implements JobHandler {
   public PurgeJobRunner(CatalogDatabase database, CredentialCipher cipher, FileIOFactory fileIOFactory,
       DeletePool deletePool, int deleteBatchSize, LongConsumer filesDeleted) {
     this.database = database;
-    this.cipher = cipher;
-    this.fileIOFactory = fileIOFactory;
+    this.fileIOs = new JobFileIO(database, cipher, fileIOFactory);
+    this.views = new ViewPurge(database, fileIOs, filesDeleted);
     this.deletePool = deletePool;
     // a missing manifest list is a failure (rule 4): a retry resumes after the recorded phase
     // instead, so it never needs a list an earlier run deleted
@@ -94,150 +88,42 @@ public final class PurgeJobRunner implements JobHandler {
     this.filesDeleted = filesDeleted;
   }
 
-  /** Runs the job while {@code lease} holds; never throws for storage failures. */
+  /**
+   * Runs the job while {@code lease} holds, by its kind: a table's phases here, a view's files in
+   * {@link ViewPurge}; never throws for storage failures.
+   */
   @Override
   public PurgeOutcome run(CleanupJob job, Lease lease) {
-    FileIO io;
-    try {
-      Optional<FileIO> built = fileIO(job);
-      if (built.isEmpty()) {
-        return new PurgeOutcome.Terminal("cannot rebuild the FileIO: catalog " + job.catalogName()
-            + " no longer exists and the stored FileIO properties cannot be decrypted with this server's key");
-      }
-      io = built.get();
-    } catch (RuntimeException e) {
-      return new PurgeOutcome.Transient("cannot create FileIO " + job.fileIoImpl() + ": " + oneLine(e));
+    if (job.objectType() == CleanupObjectType.VIEW) {
+      return views.run(job, lease);
     }
-    try {
-      return job.objectType() == CleanupObjectType.VIEW ? runView(job, io, lease) : runTable(job, io, lease);
-    } finally {
-      io.close();
-    }
-  }
-
-  private Optional<FileIO> fileIO(CleanupJob job) {
-    Optional<CatalogRow> catalog = database.background().withHandle(h -> new MetalakeDao(h).findByName(job.metalakeName())
-        .flatMap(lake -> new CatalogDao(h).findByName(lake.metalakeId(), job.catalogName()))
-        .filter(row -> row.catalogId().equals(job.catalogId())));
-    if (catalog.isPresent()) {
-      return Optional.of(fileIOFactory.create(catalog.get().warehouse(), catalog.get().properties()));
-    }
-    Optional<Map<String, String>> props = cipher.decrypt(job.encryptedFileIoProperties());
-    return props.map(p -> CatalogUtil.loadFileIO(job.fileIoImpl(), p, null));
+    return fileIOs.withFileIO(job, io -> runTable(job, io, lease));
   }
 
   /**
-   * A view purge: its earlier metadata files, then the current one, then the directories that
-   * emptied; nothing of the view is left in the directories it wrote into
-   * (docs/design/0005-a-purged-view-leaves-nothing.md).
+   * A table job, phase by phase: read the metadata, confine the purge to the table's roots, plan
+   * the file phases, delete them in order (the sweep just before the current metadata file), then
+   * the final sweep. Each step either hands the next one its input or ends the run.
    */
-  private PurgeOutcome runView(CleanupJob job, FileIO io, Lease lease) {
-    if (lease.lost()) {
-      return new PurgeOutcome.LeaseLost();
-    }
-    long deleted = 0;
-    Optional<LocationPath> currentFile = LocationPath.tryParse(job.metadataLocation());
-    ViewMetadata current = null;
-    if (currentFile.isPresent()) {
-      try {
-        current = ViewMetadataParser.read(io.newInputFile(job.metadataLocation()));
-      } catch (NotFoundException e) {
-        // the current file goes last: an earlier run deleted everything else before it
-        return new PurgeOutcome.Completed(0);
-      } catch (RuntimeException e) {
-        if (e.getCause() instanceof java.io.FileNotFoundException) {
-          return new PurgeOutcome.Completed(0);
-        }
-        LOG.warn("Cleanup job {}: cannot read view metadata {} ({}); only that file is deleted", job.jobId(),
-            job.metadataLocation(), oneLine(e));
-      }
-    }
-    if (current != null) {
-      List<LocationPath> dirs = ViewVersions.directories(current, currentFile.get());
-      List<String> older;
-      try {
-        List<LocationPath> others = database.background().withHandle(h -> {
-          List<LocationPath> all = new ArrayList<>();
-          for (LocationPath d : dirs) {
-            all.addAll(LocationClaims.claimedInside(h, d, ClaimOwner.job(job.jobId())));
-          }
-          return all;
-        });
-        older = ViewVersions.older(io, current, currentFile.get(), dirs, others);
-      } catch (RuntimeException e) {
-        return new PurgeOutcome.Transient("cannot list the metadata files of view " + job.metadataLocation() + ": "
-            + oneLine(e));
-      }
-      if (lease.lost()) {
-        return new PurgeOutcome.LeaseLost();
-      }
-      BatchOutcome earlier = FileBatchDeleter.delete(io, PurgePhase.PREVIOUS_METADATA_FILES, older);
-      filesDeleted.accept(earlier.deleted());
-      deleted += earlier.deleted();
-      if (earlier.failed() > 0) {
-        return new PurgeOutcome.Transient(earlier.failed() + " earlier metadata files of view " + job.metadataLocation()
-            + " could not be deleted");
-      }
-    }
-    BatchOutcome outcome = FileBatchDeleter.delete(io, PurgePhase.CURRENT_METADATA_FILE, List.of(job.metadataLocation()));
-    filesDeleted.accept(outcome.deleted());
-    if (outcome.failed() > 0) {
-      return new PurgeOutcome.Transient("cannot delete view metadata file " + job.metadataLocation());
-    }
-    if (current != null) {
-      LocationPath file = currentFile.get();
-      // the emptied metadata directory, and the view's location when that empties too; never above it
-      LocationPath.tryParse(current.location()).filter(l -> l.contains(file))
-          .or(file::parent)
-          .ifPresent(root -> LocationSweep.removeEmptyParents(file, PurgeScope.of(List.of(root), List.of())));
-    }
-    return new PurgeOutcome.Completed(deleted + outcome.deleted());
-  }
-
   private PurgeOutcome runTable(CleanupJob job, FileIO io, Lease lease) {
-    String json;
-    try (InputStream in = io.newInputFile(job.metadataLocation()).newStream()) {
-      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (NotFoundException e) {
-      return missingMetadata(job, io);
-    } catch (InvalidLocationException e) {
-      // reached through a symbolic link: docs/design/0007-no-symbolic-link-below-the-warehouse.md
-      return new PurgeOutcome.Terminal("cannot read metadata file " + job.metadataLocation() + ": " + e.getMessage()
-          + "; nothing is deleted");
-    } catch (IOException | RuntimeException e) {
-      if (e.getCause() instanceof java.io.FileNotFoundException || e instanceof java.io.FileNotFoundException) {
-        return missingMetadata(job, io);
-      }
-      return new PurgeOutcome.Transient("cannot read metadata file " + job.metadataLocation() + ": " + oneLine(e));
+    Step<TableMetadata> read = readMetadata(job, io);
+    if (read.ended() != null) {
+      return read.ended();
     }
-    TableMetadata metadata;
-    try {
-      // read once, parsed once: a corrupt file fails this attempt at once, never a retry loop
-      metadata = TableMetadataParser.fromJson(job.metadataLocation(), json);
-    } catch (RuntimeException e) {
-      return new PurgeOutcome.Terminal("cannot parse metadata file " + job.metadataLocation() + ": " + oneLine(e)
-          + "; the table's files are kept");
+    TableMetadata metadata = read.value();
+    Step<PurgeScope> confined = confine(job, metadata);
+    if (confined.ended() != null) {
+      return confined.ended();
     }
-    PurgeScope scope;
-    try {
-      scope = scope(job, ownedRoots(job, TableRoots.of(metadata).roots()));
-    } catch (InvalidLocationException e) {
-      return new PurgeOutcome.Terminal("cannot confine the purge of " + job.metadataLocation() + ": " + e.getMessage()
-          + "; nothing is deleted");
-    }
+    PurgeScope scope = confined.value();
     // gc.enabled=false: data files may be shared with other tables (Iceberg's meaning), so only the
     // metadata directory is swept and has to end empty
     PurgeScope swept = PurgePlan.sweepScope(metadata, scope);
-    PurgePlan plan;
-    try {
-      plan = planner.plan(io, metadata, scope, job.purgedThrough());
-    } catch (NotFoundException e) {
-      return unreadable(job, io, swept, "a manifest list of " + job.metadataLocation() + " does not exist: " + oneLine(e), true);
-    } catch (InvalidLocationException e) {
-      return unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": " + oneLine(e), true);
-    } catch (RuntimeException e) {
-      return unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": " + oneLine(e), false);
+    Step<PurgePlan> planned = plan(job, io, metadata, scope, swept);
+    if (planned.ended() != null) {
+      return planned.ended();
     }
+    PurgePlan plan = planned.value();
     if (job.purgedThrough() != null) {
       LOG.info("Cleanup job {}: resuming after {}", job.jobId(), job.purgedThrough());
     }
@@ -251,73 +137,169 @@ public final class PurgeJobRunner implements JobHandler {
           return ended;
         }
       }
-      List<ManifestReadFailure> unreadable = new ArrayList<>();
-      List<Future<BatchOutcome>> pending = new ArrayList<>();
-      try (CloseableIterator<List<String>> batches = plan.batches(phase, failure -> {
-        unreadable.add(failure);
-        LOG.warn("Cleanup job {}: cannot read manifest {}: {}", job.jobId(), failure.manifestPath(), failure.reason());
-      }, kept)) {
-        while (batches.hasNext()) {
-          if (lease.lost()) {
-            awaitQuietly(pending);
-            return new PurgeOutcome.LeaseLost();
-          }
-          if (lease.stopRequested()) {
-            awaitQuietly(pending);
-            return new PurgeOutcome.Released();
-          }
-          List<String> batch = batches.next();
-          pending.add(deletePool.submit(() -> {
-            if (lease.lost()) {
-              return new BatchOutcome(0, 0);
-            }
-            BatchOutcome o = FileBatchDeleter.delete(io, phase, batch);
-            filesDeleted.accept(o.deleted());
-            return o;
-          }));
-        }
-      } catch (IOException | RuntimeException e) {
-        awaitQuietly(pending);
-        return new PurgeOutcome.Transient("cannot stream " + phase + " files: " + oneLine(e));
+      Step<Long> done = deletePhase(job, io, plan, phase, swept, kept, lease);
+      if (done.ended() != null) {
+        return done.ended();
       }
-      int failed = 0;
-      for (Future<BatchOutcome> f : pending) {
-        BatchOutcome o = DeletePool.await(f);
-        deleted += o.deleted();
-        failed += o.failed();
-      }
-      if (lease.lost()) {
-        return new PurgeOutcome.LeaseLost();
-      }
-      if (lease.stopRequested()) {
-        return new PurgeOutcome.Released();
-      }
-      if (!unreadable.isEmpty()) {
-        // rule 4: a manifest it needs is unreadable: stop before the manifests and metadata go, so the
-        // table stays walkable and the operator sees which file (docs/design/0003-purge-sweep-and-kept-files.md §3)
-        logKept(job, kept);
-        ManifestReadFailure first = unreadable.get(0);
-        boolean missing = unreadable.stream().anyMatch(ManifestReadFailure::notFound);
-        boolean refused = unreadable.stream().anyMatch(ManifestReadFailure::refused);
-        String reason = (missing ? "manifest " : "cannot read manifest ") + first.manifestPath()
-            + (missing ? " does not exist" : ": " + first.reason().replace('\n', ' '))
-            + (unreadable.size() > 1 ? " (and " + (unreadable.size() - 1) + " more)" : "")
-            + "; the data files it names cannot be found";
-        return unreadable(job, io, swept, reason, missing || refused);
-      }
-      if (failed > 0) {
-        // stop before the metadata files go, so the retry can walk the table again
-        logKept(job, kept);
-        return new PurgeOutcome.Transient(phase + ": " + failed + " files could not be deleted");
-      }
-      if (!lease.writeGuarded(last -> database.background().withHandle(h ->
-          new CleanupJobDao(h).recordProgress(job.jobId(), last, phase, kept.count())), null)) {
-        return new PurgeOutcome.LeaseLost();
-      }
-      // the next phase deletes what a retry without this mark would need to read
-      // (docs/design/0054-no-file-deleted-before-the-drop-is-durable.md)
-      database.awaitDurable();
+      deleted += done.value();
     }
+    return finalSweep(job, io, metadata, swept, kept, lease, deleted);
+  }
+
+  /**
+   * What one step of a table job gives the next: its value, or how the run ends.
+   *
+   * @param value the step's result, null when the run ends here
+   * @param ended the outcome of the run, null to go on
+   */
+  private record Step<T>(T value, PurgeOutcome ended) {
+    static <T> Step<T> next(T value) {
+      return new Step<>(value, null);
+    }
+
+    static <T> Step<T> end(PurgeOutcome ended) {
+      return new Step<>(null, ended);
+    }
+  }
+
+  /** Reads and parses the job's metadata file once: a corrupt file fails at once, never a retry loop. */
+  private Step<TableMetadata> readMetadata(CleanupJob job, FileIO io) {
+    String json;
+    try (InputStream in = io.newInputFile(job.metadataLocation()).newStream()) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (NotFoundException e) {
+      return Step.end(missingMetadata(job, io));
+    } catch (InvalidLocationException e) {
+      // reached through a symbolic link: docs/design/0007-no-symbolic-link-below-the-warehouse.md
+      return Step.end(new PurgeOutcome.Terminal("cannot read metadata file " + job.metadataLocation() + ": "
+          + e.getMessage() + "; nothing is deleted"));
+    } catch (IOException | RuntimeException e) {
+      if (e.getCause() instanceof java.io.FileNotFoundException || e instanceof java.io.FileNotFoundException) {
+        return Step.end(missingMetadata(job, io));
+      }
+      return Step.end(new PurgeOutcome.Transient("cannot read metadata file " + job.metadataLocation() + ": " + oneLine(e)));
+    }
+    try {
+      return Step.next(TableMetadataParser.fromJson(job.metadataLocation(), json));
+    } catch (RuntimeException e) {
+      return Step.end(new PurgeOutcome.Terminal("cannot parse metadata file " + job.metadataLocation() + ": " + oneLine(e)
+          + "; the table's files are kept"));
+    }
+  }
+
+  /** The purge's scope: every root the table owned, minus what other entries claim inside them. */
+  private Step<PurgeScope> confine(CleanupJob job, TableMetadata metadata) {
+    try {
+      return Step.next(scope(job, ownedRoots(job, TableRoots.of(metadata).roots())));
+    } catch (InvalidLocationException e) {
+      return Step.end(new PurgeOutcome.Terminal("cannot confine the purge of " + job.metadataLocation() + ": "
+          + e.getMessage() + "; nothing is deleted"));
+    }
+  }
+
+  /** The file phases still to run (after {@code purgedThrough}); an unreadable manifest list ends the run. */
+  private Step<PurgePlan> plan(CleanupJob job, FileIO io, TableMetadata metadata, PurgeScope scope, PurgeScope swept) {
+    try {
+      return Step.next(planner.plan(io, metadata, scope, job.purgedThrough()));
+    } catch (NotFoundException e) {
+      return Step.end(unreadable(job, io, swept, "a manifest list of " + job.metadataLocation() + " does not exist: "
+          + oneLine(e), true));
+    } catch (InvalidLocationException e) {
+      return Step.end(unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": "
+          + oneLine(e), true));
+    } catch (RuntimeException e) {
+      return Step.end(unreadable(job, io, swept, "cannot read a manifest list of " + job.metadataLocation() + ": "
+          + oneLine(e), false));
+    }
+  }
+
+  /**
+   * Streams one phase's batches into the delete pool and waits for them; then records the phase as
+   * finished, durably, before the next phase deletes anything.
+   *
+   * @return the files the phase deleted, or how the run ends (lease lost, stop asked, an unreadable
+   *     manifest, files that could not be deleted)
+   */
+  private Step<Long> deletePhase(CleanupJob job, FileIO io, PurgePlan plan, PurgePhase phase, PurgeScope swept,
+      KeptFiles kept, Lease lease) {
+    List<ManifestReadFailure> unreadable = new ArrayList<>();
+    List<Future<BatchOutcome>> pending = new ArrayList<>();
+    try (CloseableIterator<List<String>> batches = plan.batches(phase, failure -> {
+      unreadable.add(failure);
+      LOG.warn("Cleanup job {}: cannot read manifest {}: {}", job.jobId(), failure.manifestPath(), failure.reason());
+    }, kept)) {
+      while (batches.hasNext()) {
+        if (lease.lost()) {
+          awaitQuietly(pending);
+          return Step.end(new PurgeOutcome.LeaseLost());
+        }
+        if (lease.stopRequested()) {
+          awaitQuietly(pending);
+          return Step.end(new PurgeOutcome.Released());
+        }
+        List<String> batch = batches.next();
+        pending.add(deletePool.submit(() -> {
+          if (lease.lost()) {
+            return new BatchOutcome(0, 0);
+          }
+          BatchOutcome o = FileBatchDeleter.delete(io, phase, batch);
+          filesDeleted.accept(o.deleted());
+          return o;
+        }));
+      }
+    } catch (IOException | RuntimeException e) {
+      awaitQuietly(pending);
+      return Step.end(new PurgeOutcome.Transient("cannot stream " + phase + " files: " + oneLine(e)));
+    }
+    long deleted = 0;
+    int failed = 0;
+    for (Future<BatchOutcome> f : pending) {
+      BatchOutcome o = DeletePool.await(f);
+      deleted += o.deleted();
+      failed += o.failed();
+    }
+    if (lease.lost()) {
+      return Step.end(new PurgeOutcome.LeaseLost());
+    }
+    if (lease.stopRequested()) {
+      return Step.end(new PurgeOutcome.Released());
+    }
+    if (!unreadable.isEmpty()) {
+      // rule 4: a manifest it needs is unreadable: stop before the manifests and metadata go, so the
+      // table stays walkable and the operator sees which file (docs/design/0003-purge-sweep-and-kept-files.md §3)
+      logKept(job, kept);
+      ManifestReadFailure first = unreadable.get(0);
+      boolean missing = unreadable.stream().anyMatch(ManifestReadFailure::notFound);
+      boolean refused = unreadable.stream().anyMatch(ManifestReadFailure::refused);
+      String reason = (missing ? "manifest " : "cannot read manifest ") + first.manifestPath()
+          + (missing ? " does not exist" : ": " + first.reason().replace('\n', ' '))
+          + (unreadable.size() > 1 ? " (and " + (unreadable.size() - 1) + " more)" : "")
+          + "; the data files it names cannot be found";
+      return Step.end(unreadable(job, io, swept, reason, missing || refused));
+    }
+    if (failed > 0) {
+      // stop before the metadata files go, so the retry can walk the table again
+      logKept(job, kept);
+      return Step.end(new PurgeOutcome.Transient(phase + ": " + failed + " files could not be deleted"));
+    }
+    if (!lease.writeGuarded(last -> database.background().withHandle(h ->
+        new CleanupJobDao(h).recordProgress(job.jobId(), last, phase, kept.count())), null)) {
+      return Step.end(new PurgeOutcome.LeaseLost());
+    }
+    // the next phase deletes what a retry without this mark would need to read
+    // (docs/design/0054-no-file-deleted-before-the-drop-is-durable.md)
+    database.awaitDurable();
+    return Step.next(deleted);
+  }
+
+  /**
+   * After the last phase: removes the emptied directories and checks that nothing is left under the
+   * roots, sweeping them once more if something appeared.
+   *
+   * @param deleted files deleted by the phases
+   */
+  private PurgeOutcome finalSweep(CleanupJob job, FileIO io, TableMetadata metadata, PurgeScope swept, KeptFiles kept,
+      Lease lease, long deleted) {
     LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept, io));
     logKept(job, kept);
     LocationSweep.Result left = LocationSweep.probe(io, swept);
@@ -468,7 +450,6 @@ public final class PurgeJobRunner implements JobHandler {
   }
 
   private static String oneLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
-    return m.replace('\n', ' ');
+    return JobFileIO.oneLine(e);
   }
 }

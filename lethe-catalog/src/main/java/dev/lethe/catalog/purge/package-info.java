@@ -19,9 +19,9 @@
  *       emptied directories (rule 4).
  *   <li>{@link dev.lethe.catalog.purge.FileBatchDeleter} deletes one batch through a FileIO (bulk
  *       when supported) and counts "not found" as deleted.
- *   <li>{@link dev.lethe.catalog.purge.SynchronousPurge} drops the entry and inserts its job
- *       already claimed in one transaction, then runs it on the calling thread with the executor
- *       the workers use.
+ *   <li>{@link dev.lethe.catalog.purge.PurgeJobRunner} is the handler the executor runs for one
+ *       job: a table's phases in order, then the sweep and the metadata last; a view's metadata
+ *       files.
  * </ul>
  */
 package dev.lethe.catalog.purge;

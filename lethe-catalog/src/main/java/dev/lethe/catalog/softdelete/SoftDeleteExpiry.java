@@ -1,20 +1,22 @@
 package dev.lethe.catalog.softdelete;
 
+import dev.lethe.catalog.jobs.PeriodicTasks;
+import dev.lethe.catalog.jobs.PurgeWorkerPool;
 import java.util.List;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The expiry timer of one server process (docs/design/0202-soft-deletion.md §6 phases 1 and 3), on the same
- * scheduling style as the purge worker pool: one daemon thread that runs a tick every {@code
- * expiry-interval-ms} (or at once after {@link #wakeUp}). A tick claims expired records in batches
- * of {@link #BATCH_SIZE} ({@link SoftDeletes#expireDue}, one transaction per batch) until none is
- * left, tells {@code jobsEnqueued} when it inserted cleanup jobs (to wake the purge workers), then
- * finalizes records whose job succeeded ({@link SoftDeletes#finalizeSucceeded}). Every replica runs
- * one; row locks and the {@code DELETED → PURGING} compare-and-set keep them from claiming a record
- * twice. A failed tick is logged and retried on the next.
+ * The expiry of one server process (docs/design/0202-soft-deletion.md §6 phases 1 and 3): a
+ * periodic task of the purge workers ({@link PurgeWorkerPool#every}, docs/design/0210-catalog-drop-
+ * and-jobs-layout.md "Periodic tasks") that ticks every {@code expiry-interval-ms} (or at once after
+ * {@link #wakeUp}). A tick claims expired records in batches of {@link #BATCH_SIZE} ({@link
+ * SoftDeletes#expireDue}, one transaction per batch) until none is left, tells {@code jobsEnqueued}
+ * when it inserted cleanup jobs (to wake the purge workers), then finalizes records whose job
+ * succeeded ({@link SoftDeletes#finalizeSucceeded}). Every replica runs one; row locks and the
+ * {@code DELETED → PURGING} compare-and-set keep them from claiming a record twice. A failed tick
+ * is logged and retried on the next.
  */
 public final class SoftDeleteExpiry implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SoftDeleteExpiry.class);
@@ -26,46 +28,60 @@ public final class SoftDeleteExpiry implements AutoCloseable {
   private final SoftDeletes softDeletes;
   private final long intervalMs;
   private final Runnable jobsEnqueued;
-  private final Semaphore wake = new Semaphore(0);
-  private final Thread thread;
+  private final PeriodicTasks ownTicks; // null when the purge workers run the ticks
+  private final PeriodicTasks.Task task;
   private volatile boolean running = true;
 
   /**
-   * Starts the timer thread.
+   * Ticks on the purge workers of this process.
    *
    * @param softDeletes the transactions to run
    * @param jobsEnqueued called after a tick inserted cleanup jobs (e.g. wakes the purge workers);
    *     must not block
+   * @param workers the pool whose threads run the ticks; not closed by {@link #close()}
+   */
+  public SoftDeleteExpiry(SoftDeletes softDeletes, Runnable jobsEnqueued, PurgeWorkerPool workers) {
+    this(softDeletes, jobsEnqueued, null, workers::every);
+  }
+
+  /**
+   * Ticks on a thread of its own: for a process without purge workers (tests, tools).
+   *
+   * @param softDeletes the transactions to run
+   * @param jobsEnqueued called after a tick inserted cleanup jobs; must not block
    */
   public SoftDeleteExpiry(SoftDeletes softDeletes, Runnable jobsEnqueued) {
+    this(softDeletes, jobsEnqueued, PeriodicTasks.onOwnThread("lethe-soft-delete-expiry"));
+  }
+
+  private SoftDeleteExpiry(SoftDeletes softDeletes, Runnable jobsEnqueued, PeriodicTasks ownTicks) {
+    this(softDeletes, jobsEnqueued, ownTicks, ownTicks::every);
+  }
+
+  private SoftDeleteExpiry(SoftDeletes softDeletes, Runnable jobsEnqueued, PeriodicTasks ownTicks,
+      BiFunction<Long, Runnable, PeriodicTasks.Task> schedule) {
     this.softDeletes = softDeletes;
     this.intervalMs = softDeletes.settings().expiryIntervalMs();
     this.jobsEnqueued = jobsEnqueued;
-    this.thread = new Thread(this::loop, "lethe-soft-delete-expiry");
-    thread.setDaemon(true);
-    thread.start();
+    this.ownTicks = ownTicks;
+    this.task = schedule.apply(intervalMs, this::safeTick);
     LOG.info("Soft deletion expiry timer started: every {} ms, {} records per claim transaction", intervalMs, BATCH_SIZE);
   }
 
   /** Runs a tick now instead of at the next interval (e.g. after a cleanup job succeeded). */
   public void wakeUp() {
-    wake.release();
+    task.wakeUp();
   }
 
-  private void loop() {
-    while (running) {
-      try {
-        tick();
-      } catch (RuntimeException e) {
-        if (running) {
-          LOG.warn("Soft deletion expiry tick failed; retrying after {} ms: {}", intervalMs, e.toString());
-        }
-      }
-      try {
-        wake.tryAcquire(intervalMs, TimeUnit.MILLISECONDS);
-        wake.drainPermits();
-      } catch (InterruptedException e) {
-        return;
+  private void safeTick() {
+    if (!running) {
+      return;
+    }
+    try {
+      tick();
+    } catch (RuntimeException e) {
+      if (running) {
+        LOG.warn("Soft deletion expiry tick failed; retrying after {} ms: {}", intervalMs, e.toString());
       }
     }
   }
@@ -88,18 +104,13 @@ public final class SoftDeleteExpiry implements AutoCloseable {
     }
   }
 
-  /** Stops the timer; a tick in flight finishes its transaction first (up to 30 s). */
+  /** Stops the ticks; a tick in flight finishes its transaction first (up to 30 s). */
   @Override
   public void close() {
     running = false;
-    wake.release();
-    try {
-      thread.join(30_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (thread.isAlive()) {
-      thread.interrupt();
+    task.close();
+    if (ownTicks != null) {
+      ownTicks.close();
     }
   }
 }

@@ -18,7 +18,7 @@ import dev.lethe.catalog.jobs.CleanupJobDao;
 import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CleanupJobState;
 import dev.lethe.catalog.jobs.CredentialCipher;
-import dev.lethe.catalog.purge.AsyncPurgeService;
+import dev.lethe.catalog.drop.AsyncPurgeService;
 import dev.lethe.catalog.softdelete.DeletionDao;
 import dev.lethe.catalog.softdelete.DeletionState;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;

@@ -1,5 +1,6 @@
 package dev.lethe.catalog.purge;
 
+import dev.lethe.catalog.drop.AsyncPurgeService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,6 +1,5 @@
-package dev.lethe.catalog.purge;
+package dev.lethe.catalog.jobs;
 
-import dev.lethe.catalog.jobs.CleanupJobDao;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.jdbi.v3.core.Handle;

@@ -1,7 +1,5 @@
-package dev.lethe.catalog.purge;
+package dev.lethe.catalog.jobs;
 
-import dev.lethe.catalog.jobs.PurgeEvent;
-import dev.lethe.catalog.jobs.PurgeEventListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

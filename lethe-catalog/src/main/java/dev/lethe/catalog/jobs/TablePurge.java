@@ -1,13 +1,11 @@
-package dev.lethe.catalog.purge;
+package dev.lethe.catalog.jobs;
 
 import dev.lethe.catalog.entity.CatalogRow;
-import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * Drops a table and purges its files before returning: what a catalog's {@code dropTable(id, true)}
- * calls. The server's implementation is {@link SynchronousPurge} on the process's {@link
- * PurgeJobExecutor}.
+ * calls: {@link SynchronousPurge} on the process's {@link PurgeJobExecutor}.
  */
 @FunctionalInterface
 public interface TablePurge {

@@ -1,10 +1,6 @@
-package dev.lethe.catalog.purge;
+package dev.lethe.catalog.jobs;
 
 import dev.lethe.catalog.entity.CatalogRow;
-import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
-import dev.lethe.catalog.jobs.CleanupJobState;
-import dev.lethe.catalog.jobs.JobClaimer;
-import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
@@ -20,7 +16,9 @@ import org.slf4j.LoggerFactory;
  *       inserts that job already claimed by this process ({@link
  *       CleanupJobEnqueuer#dropTableClaimed}) — before any file is touched;
  *   <li>the {@link PurgeJobExecutor} the async workers use runs the job on the calling thread under
- *       that lease: same runner, order, failure policy and retry backoff, same outcome write.
+ *       that lease: same runner, order, failure policy and retry backoff, same outcome write;
+ *   <li>a job a failed attempt left {@code PENDING} wakes the workers, which retry it after the
+ *       backoff.
  * </ol>
  *
  * <p>So a commit racing the drop either lands before it (its metadata is what the job purges) or
@@ -32,14 +30,18 @@ public final class SynchronousPurge implements TablePurge {
 
   private final CleanupJobEnqueuer enqueuer;
   private final PurgeJobExecutor executor;
+  private final Runnable wakeWorkers;
 
   /**
    * @param enqueuer writes the entry removal and the claimed job
    * @param executor the process's job executor (shared with the worker pool)
+   * @param wakeWorkers makes the workers poll now ({@link PurgeWorkerPool#wakeUp}); a no-op where
+   *     there are none
    */
-  public SynchronousPurge(CleanupJobEnqueuer enqueuer, PurgeJobExecutor executor) {
+  public SynchronousPurge(CleanupJobEnqueuer enqueuer, PurgeJobExecutor executor, Runnable wakeWorkers) {
     this.enqueuer = Objects.requireNonNull(enqueuer, "Cannot create synchronous purge: enqueuer is null");
     this.executor = Objects.requireNonNull(executor, "Cannot create synchronous purge: executor is null");
+    this.wakeWorkers = Objects.requireNonNull(wakeWorkers, "Cannot create synchronous purge: wakeWorkers is null");
   }
 
   /**
@@ -62,6 +64,9 @@ public final class SynchronousPurge implements TablePurge {
       LOG.warn("Synchronous purge of {}.{} (cleanup job {}) ended {}; the entry is dropped and {}: {}", catalog.name(), id,
           claimed.job().jobId(), finished.state(), finished.state().active()
               ? "the job is left to the workers" : "files may remain", finished.lastError());
+    }
+    if (finished.state() == CleanupJobState.PENDING) {
+      wakeWorkers.run();
     }
     return finished;
   }
