@@ -27,7 +27,7 @@ class ServerComponentsCloseTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(ConfigKeys.SOFT_DELETE_RETENTION_MS);
     assertThat(closed).extracting(c -> c.getClass().getSimpleName()).containsExactly(
-        "AsyncPurgeService", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase");
+        "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase");
     // the database really closed: the next start opens the same H2 file
     ServerComponents.open(config(Map.of()), Clock.systemUTC()).close();
   }
@@ -41,7 +41,7 @@ class ServerComponentsCloseTest {
     components.close();
     components.close();
     assertThat(closed).extracting(c -> c.getClass().getSimpleName()).containsExactly("SoftDeleteExpiry",
-        "AsyncPurgeService", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase");
+        "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase");
     assertThat(closed.get(closed.size() - 1)).isSameAs(components.database);
   }
 

@@ -1,6 +1,7 @@
 package dev.lethe.server.config;
 
 import dev.lethe.server.http.BodyLimitMessage;
+import dev.lethe.server.http.ClientLimits;
 import dev.lethe.server.store.GrpcStoreServer;
 
 /** The configuration keys of {@code lethe server} (docs/catalog.md "Configuration"). */
@@ -39,7 +40,7 @@ public final class ConfigKeys {
   /** Connection idle timeout, ms: a request whose headers or body stop arriving this long is ended. */
   public static final String IDLE_TIMEOUT_MS = "lethe.http.idle-timeout-ms";
   /** Most requests served at once for one client address; the rest wait without holding a thread. */
-  public static final String MAX_REQUESTS_PER_CLIENT = "lethe.http.max-requests-per-client";
+  public static final String MAX_REQUESTS_PER_CLIENT = ClientLimits.MAX_REQUESTS_PER_CLIENT_KEY;
   /** Origins (scheme://host[:port], comma-separated) whose browser pages may call the server; default none. */
   public static final String ALLOWED_ORIGINS = "lethe.http.allowed-origins";
   /** Principals file; default none (auth off). */

@@ -1,6 +1,6 @@
 package dev.lethe.server.store;
 
-import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.http.ClientLimits;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
@@ -47,7 +47,7 @@ final class GrpcPerClientLimit implements ServerInterceptor {
     });
     if (!admitted[0]) {
       call.close(Status.RESOURCE_EXHAUSTED.withDescription("Too many calls in flight from this client address: at most "
-          + limit + " at once (" + ConfigKeys.MAX_REQUESTS_PER_CLIENT + "); retry when one has ended"), new Metadata());
+          + limit + " at once (" + ClientLimits.MAX_REQUESTS_PER_CLIENT_KEY + "); retry when one has ended"), new Metadata());
       return new ServerCall.Listener<>() {};
     }
     AtomicBoolean released = new AtomicBoolean();
