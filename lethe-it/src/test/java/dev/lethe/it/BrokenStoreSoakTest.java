@@ -35,7 +35,7 @@ class BrokenStoreSoakTest {
 
   private static SoakOptions options(String name, UnaryOperator<Store> broken) {
     // one replica, no chaos: the breakage, not the kills, is what the oracle must see
-    return new SoakOptions(42L, SHORT, 1, 4, Backend.FILE, null, null, Duration.ZERO, StoreSoakTest.BOTH,
+    return new SoakOptions(42L, SHORT, 1, 4, Backend.FILE, null, null, Duration.ZERO, null, StoreSoakTest.BOTH,
         StoreSoakTest.work(name), StoreSoakTest.serverCommand(), StoreOpener.PROVIDERS, broken);
   }
 

@@ -30,7 +30,7 @@ class S3SoakSmokeTest {
     String bucket = "soak-" + UUID.randomUUID();
     server.client().createBucket(b -> b.bucket(bucket));
     SoakOptions options = new SoakOptions(20261204L, Duration.ofSeconds(15), 2, 2, Backend.S3, null,
-        new S3Target(server.endpoint(), bucket, server.settings()), Duration.ZERO, StoreSoakTest.BOTH,
+        new S3Target(server.endpoint(), bucket, server.settings()), Duration.ZERO, null, StoreSoakTest.BOTH,
         StoreSoakTest.work("soak-s3"), StoreSoakTest.serverCommand(), StoreOpener.PROVIDERS, null);
     Soak.Result result = Soak.run(options);
     StringWriter table = new StringWriter();

@@ -56,8 +56,11 @@ final class SoakCommand implements Callable<Integer> {
       description = "The existing bucket of --backend s3; each run writes its own prefix soak-<seed>-<ms> (default: ${DEFAULT-VALUE}).")
   String s3Bucket;
   @Option(names = "--kill-every", paramLabel = "DURATION", defaultValue = "3s",
-      description = "Pause between two replica kills; 0 turns chaos off (default: ${DEFAULT-VALUE}).")
+      description = "Pause between two replica kills, from when a serving replica may be killed; 0 turns chaos off (default: ${DEFAULT-VALUE}).")
   String killEvery;
+  @Option(names = "--keep-serving", paramLabel = "N",
+      description = "Replicas the chaos keeps serving, 0 to R-1 (default: 1, or 0 with one replica).")
+  String keepServing;
   @Option(names = "--transports", paramLabel = "LIST", defaultValue = "http,grpc",
       description = "How clients reach replicas, comma-separated (default: ${DEFAULT-VALUE}).")
   String transports;
@@ -120,8 +123,9 @@ final class SoakCommand implements Callable<Integer> {
       // the replicas get the credentials as environment variables, never printed (docs/store.md "Soak")
       s3 = new S3Target(S3Target.endpoint(s3Endpoint), s3Bucket, S3Settings.fromProcess(System.getenv(), System.getProperties()));
     }
+    Integer keep = keepServing == null ? null : (int) parseLong("--keep-serving", keepServing);
     return new SoakOptions(s, d, (int) parseLong("--replicas", replicas), (int) parseLong("--writers", writers),
-        b, jdbcUrl, s3, kill, Transport.parseList(transports), dir, serverCommand(),
+        b, jdbcUrl, s3, kill, keep, Transport.parseList(transports), dir, serverCommand(),
         uri -> StoreUri.open("--store", uri, 32, Clock.systemUTC(), Optional.empty()), null);
   }
 

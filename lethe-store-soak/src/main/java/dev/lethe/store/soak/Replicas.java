@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * Process#destroyForcibly}) and restarted on the same ports.
  */
 final class Replicas implements AutoCloseable {
-  private static final Duration START_LIMIT = Duration.ofMinutes(5);
+  /** How long a replica may take to answer after it is (re)started. */
+  static final Duration START_LIMIT = Duration.ofMinutes(5);
 
   private final List<String> serverCommand;
   private final String storeUri;
@@ -87,8 +88,33 @@ final class Replicas implements AutoCloseable {
     launch(i);
   }
 
+  /**
+   * Whether each replica serves now: answers {@code /healthz}. A replica opens its gRPC port
+   * before its HTTP port, so one that answers serves every transport.
+   */
+  List<Boolean> serving() {
+    List<Boolean> serving = new ArrayList<>();
+    for (int i = 0; i < processes.length; i++) {
+      serving.add(serving(i));
+    }
+    return serving;
+  }
+
+  /**
+   * @throws IllegalStateException naming the replica and its log when one exited by itself (the
+   *     chaos loop restarts every replica it kills at once, so none is down for another reason)
+   */
+  void requireRunning() {
+    for (int i = 0; i < processes.length; i++) {
+      if (!processes[i].isAlive()) {
+        throw new IllegalStateException("replica " + i + " exited with " + processes[i].exitValue() + "; see "
+            + work.resolve("replica-" + i + ".log"));
+      }
+    }
+  }
+
   /** Whether replica {@code i} answers {@code /healthz} now. */
-  boolean healthy(int i) {
+  boolean serving(int i) {
     try {
       return processes[i].isAlive() && http.send(HttpRequest.newBuilder(health(i)).timeout(Duration.ofSeconds(2)).build(),
           HttpResponse.BodyHandlers.discarding()).statusCode() == 200;

@@ -23,6 +23,6 @@ public enum Row {
   ConsumerRawMismatch,
   /** 1 when the run produced no delete-versus-edit conflict */
   NoDeleteConflictsObserved,
-  /** writers that got no write acknowledged, plus 1 when chaos was on and killed nothing */
+  /** writers that got no write acknowledged, plus 1 when chaos was on and killed too few serving replicas */
   NoProgress
 }

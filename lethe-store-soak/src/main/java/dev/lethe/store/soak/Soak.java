@@ -15,13 +15,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,8 +41,9 @@ public final class Soak {
    * @param elapsed the writing phase's length
    * @param errors calls given up (no replica answered within the retry limit) or failed otherwise
    * @param firstError the first such failure's message, or null
+   * @param facts the run's shape the oracle judged with: writers, and the chaos loop's kills
    */
-  public record Result(Oracle.Verdict verdict, Duration elapsed, long errors, String firstError) {
+  public record Result(Oracle.Verdict verdict, Duration elapsed, long errors, String firstError, RunFacts facts) {
     /** Whether every row is 0. */
     public boolean passed() {
       return verdict.passed();
@@ -74,7 +76,7 @@ public final class Soak {
       replicas.startAll();
       List<Store> locals = List.of(o.opener().open("file:" + Files.createDirectories(work.resolve("client-a"))),
           o.opener().open("file:" + Files.createDirectories(work.resolve("client-b"))));
-      AtomicBoolean stop = new AtomicBoolean();
+      CountDownLatch stopped = new CountDownLatch(1);
       ExecutorService pool = Executors.newFixedThreadPool(o.writers() + 1);
       long started = System.nanoTime();
       List<Future<?>> writers = new ArrayList<>();
@@ -84,16 +86,18 @@ public final class Soak {
         for (int i = 0; i < replicas.size(); i++) {
           stores.add(new RecordingStore(o.clientStore().apply(o.opener().open(replicas.uri(i, t))), w, history, false));
         }
-        Writer writer = new Writer(w, namespace, new Client(stores, o.seed() + 7919L * w), locals, o.seed(), stop::get, e -> {
+        Writer writer = new Writer(w, namespace, new Client(stores, o.seed() + 7919L * w), locals, o.seed(),
+            () -> stopped.getCount() == 0, e -> {
           errors.incrementAndGet();
           firstError.compareAndSet(null, e.toString());
         });
         writers.add(pool.submit(writer));
       }
       AtomicInteger kills = new AtomicInteger();
-      Future<?> chaos = o.killEvery().isZero() ? null : pool.submit(() -> chaos(replicas, o, stop, kills));
+      AtomicInteger servingKills = new AtomicInteger();
+      Future<?> chaos = o.killEvery().isZero() ? null : pool.submit(() -> chaos(replicas, o, stopped, kills, servingKills));
       await("the soak's duration").atMost(o.duration().plusMinutes(1)).pollDelay(o.duration()).until(() -> true);
-      stop.set(true);
+      stopped.countDown();
       Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
       for (Future<?> f : writers) {
         join(f);
@@ -105,8 +109,9 @@ public final class Soak {
       // the quiet period: nobody writes, every replica is up
       replicas.reviveAll();
       FinalState end = finalState(replicas, o, namespace);
-      Oracle.Verdict verdict = Oracle.judge(history.events(), end, new RunFacts(o.writers(), chaos != null, kills.get()));
-      return new Result(verdict, elapsed, errors.get(), firstError.get());
+      RunFacts facts = new RunFacts(o.writers(), chaos != null, kills.get(), servingKills.get(),
+          ChaosPlanner.servingKillsRequired(o.duration(), o.killEvery()));
+      return new Result(Oracle.judge(history.events(), end, facts), elapsed, errors.get(), firstError.get(), facts);
     }
   }
 
@@ -119,30 +124,53 @@ public final class Soak {
   }
 
   /**
-   * Every {@code killEvery}, kills a seeded random replica with SIGKILL and starts it again at
-   * once, without waiting for it: a kill may hit a replica still starting. A round is skipped when
-   * no other replica answers, so one replica at least keeps serving.
+   * The chaos loop (docs/design/0145-ha-soak.md "Chaos"): waits until a replica may be killed, then
+   * {@code killEvery} more, then kills with SIGKILL the replica {@link ChaosPlanner#victim} picks
+   * among those serving at that moment, and starts it again at once. A replica still starting is
+   * never killed; it becomes a candidate again once it answers.
    */
-  private static Void chaos(Replicas replicas, SoakOptions o, AtomicBoolean stop, AtomicInteger kills) throws Exception {
+  private static Void chaos(Replicas replicas, SoakOptions o, CountDownLatch stopped, AtomicInteger kills,
+      AtomicInteger servingKills) throws Exception {
     Random rng = new Random(o.seed() ^ 0x5DEECE66DL);
-    while (!stop.get()) {
-      await("the next kill").atMost(o.killEvery().plusMinutes(1)).pollDelay(o.killEvery()).until(() -> true);
-      if (stop.get()) {
-        break;
-      }
-      int victim = rng.nextInt(replicas.size());
-      boolean another = false;
-      for (int i = 0; i < replicas.size() && !another; i++) {
-        another = i != victim && replicas.healthy(i);
-      }
-      if (!another && replicas.size() > 1) {
+    while (awaitVictim(replicas, o.keepServing(), stopped) && !stopped.await(o.killEvery().toMillis(), TimeUnit.MILLISECONDS)) {
+      OptionalInt victim = ChaosPlanner.victim(replicas.serving(), o.keepServing(), rng::nextInt);
+      if (victim.isEmpty()) {
+        // a replica stopped answering meanwhile: wait for a victim, and the interval, again
         continue;
       }
-      replicas.kill(victim);
+      int v = victim.getAsInt();
+      // measured apart from the pick, so the summary says what the kill hit rather than what was planned
+      boolean serving = replicas.serving(v);
+      replicas.kill(v);
       kills.incrementAndGet();
-      replicas.relaunch(victim);
+      if (serving) {
+        servingKills.incrementAndGet();
+      }
+      replicas.relaunch(v);
     }
     return null;
+  }
+
+  /**
+   * Waits until some replica may be killed (a restarted one has come up), for at most {@link
+   * Replicas#START_LIMIT}.
+   *
+   * @return false when the run stopped first
+   * @throws IllegalStateException when a replica exited by itself or none came up in time
+   */
+  private static boolean awaitVictim(Replicas replicas, int keepServing, CountDownLatch stopped) throws InterruptedException {
+    long deadline = System.nanoTime() + Replicas.START_LIMIT.toNanos();
+    while (ChaosPlanner.victim(replicas.serving(), keepServing, n -> 0).isEmpty()) {
+      replicas.requireRunning();
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException("Cannot go on killing replicas: none may be killed after " + Replicas.START_LIMIT
+            + " (restarted replicas do not answer /healthz; see replica-N.log in the work directory)");
+      }
+      if (stopped.await(200, TimeUnit.MILLISECONDS)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static FinalState finalState(Replicas replicas, SoakOptions o, String namespace) {
@@ -174,6 +202,13 @@ public final class Soak {
     result.verdict().counts().forEach((row, count) -> out.printf("%-28s %10d%n", row, count));
     out.println();
     result.verdict().info().forEach((name, count) -> out.printf("%-36s %10d%n", name, count));
+    RunFacts facts = result.facts();
+    if (facts.chaos()) {
+      out.printf("replicas killed while serving: %d of %d (at least %d required)%n", facts.servingKills(), facts.kills(),
+          facts.servingKillsRequired());
+    } else {
+      out.println("replicas killed while serving: chaos off");
+    }
     out.printf("%-36s %10d%n", "calls given up or failed", result.errors());
     if (result.firstError() != null) {
       out.println("first failure: " + result.firstError());

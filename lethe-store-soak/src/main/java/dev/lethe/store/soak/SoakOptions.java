@@ -18,7 +18,10 @@ import java.util.function.UnaryOperator;
  * @param jdbcUrl the PostgreSQL store URL ({@code jdbc:postgresql://127.0.0.1…}) for {@link
  *     Backend#POSTGRESQL}; null otherwise
  * @param s3 the S3 server and bucket of {@link Backend#S3}; null otherwise
- * @param killEvery the pause between two replica kills; {@link Duration#ZERO} turns chaos off
+ * @param killEvery the pause between two replica kills, counted from when a victim is available;
+ *     {@link Duration#ZERO} turns chaos off
+ * @param keepServing how many replicas the chaos loop keeps serving, 0 to {@code replicas - 1};
+ *     null for the default, 1 (0 with one replica)
  * @param transports how clients reach replicas, at least one; writer w uses transport w mod size
  * @param workDir a directory for the replicas' data, logs and the client-side stores
  * @param serverCommand the command that runs {@code lethe} (e.g. {@code java -jar lethe.jar}); the
@@ -28,8 +31,8 @@ import java.util.function.UnaryOperator;
  *     in the tests proving the oracle can fail
  */
 public record SoakOptions(long seed, Duration duration, int replicas, int writers, Backend backend, String jdbcUrl,
-    S3Target s3, Duration killEvery, List<Transport> transports, Path workDir, List<String> serverCommand, StoreOpener opener,
-    UnaryOperator<Store> clientStore) {
+    S3Target s3, Duration killEvery, Integer keepServing, List<Transport> transports, Path workDir,
+    List<String> serverCommand, StoreOpener opener, UnaryOperator<Store> clientStore) {
 
   /** @throws IllegalArgumentException naming the first bad setting */
   public SoakOptions {
@@ -50,6 +53,11 @@ public record SoakOptions(long seed, Duration duration, int replicas, int writer
     }
     if (killEvery == null || killEvery.isNegative()) {
       throw new IllegalArgumentException("Invalid --kill-every " + killEvery + ": 0 (no chaos) or more");
+    }
+    keepServing = keepServing == null ? Math.min(1, replicas - 1) : keepServing;
+    if (keepServing < 0 || keepServing >= replicas) {
+      throw new IllegalArgumentException("Invalid --keep-serving " + keepServing + ": 0 to " + (replicas - 1)
+          + " (fewer than --replicas)");
     }
     if (transports.isEmpty()) {
       throw new IllegalArgumentException("Invalid --transports: at least one");

@@ -26,7 +26,7 @@ class OracleTest {
   static final RecordKey K = new RecordKey("soak-t", Oracle.MAIN, "k0");
   static final RecordKey ONCE = new RecordKey("soak-t", Oracle.ONCE, "w0-1");
   static final RecordKey GC = new RecordKey("soak-t", Oracle.GC, "w0-2");
-  static final RunFacts TWO_WRITERS = new RunFacts(2, true, 1);
+  static final RunFacts TWO_WRITERS = new RunFacts(2, true, 1, 1, 1);
 
   static Revision rev(long counter, char h) {
     return new Revision(counter, String.valueOf(h).repeat(64));
@@ -117,7 +117,7 @@ class OracleTest {
     List<Event> h = clean();
     Oracle.Verdict v = Oracle.judge(h, end(b2, once1), TWO_WRITERS);
     assertThat(violations(v)).containsExactly(Map.entry(Row.AckedDeleteLost, 1L));
-    v = Oracle.judge(h.subList(0, 2), end(a1), new RunFacts(2, false, 0));
+    v = Oracle.judge(h.subList(0, 2), end(a1), new RunFacts(2, false, 0, 0, 0));
     assertThat(violations(v)).containsEntry(Row.LostUpdate, 1L);
   }
 
@@ -239,12 +239,18 @@ class OracleTest {
   }
 
   @Test
-  void aWriterWithoutAnAcknowledgedWriteOrChaosWithoutAKillIsNoProgress() {
-    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(3, true, 1))))
+  void aWriterWithoutAnAcknowledgedWriteOrChaosWithTooFewServingKillsIsNoProgress() {
+    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(3, true, 1, 1, 1))))
         .containsExactly(Map.entry(Row.NoProgress, 1L));
-    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(2, true, 0))))
+    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(2, true, 0, 0, 1))))
         .containsExactly(Map.entry(Row.NoProgress, 1L));
-    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(2, false, 0)))).isEmpty();
+    // many kills, but of replicas still starting: the chaos proved nothing
+    Oracle.Verdict starting = Oracle.judge(clean(), end(t3, once1), new RunFacts(2, true, 15, 1, 2));
+    assertThat(violations(starting)).containsExactly(Map.entry(Row.NoProgress, 1L));
+    assertThat(starting.examples()).anySatisfy(e -> assertThat(e).contains("killed 1 serving replica(s) (15 kills)")
+        .contains("at least 2"));
+    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(2, true, 3, 2, 2)))).isEmpty();
+    assertThat(violations(Oracle.judge(clean(), end(t3, once1), new RunFacts(2, false, 0, 0, 0)))).isEmpty();
   }
 
   @Test

@@ -45,7 +45,7 @@ class WriterOnMemoryStoreTest {
     }
     FinalState end = new FinalState(List.of(byKey(shared.listRaw(KeyPrefix.namespace(ns)))),
         List.of(byKey(shared.list(KeyPrefix.namespace(ns)))));
-    Oracle.Verdict verdict = Oracle.judge(history.events(), end, new RunFacts(writers, false, 0));
+    Oracle.Verdict verdict = Oracle.judge(history.events(), end, new RunFacts(writers, false, 0, 0, 0));
     assertThat(verdict.examples()).isEmpty();
     assertThat(verdict.passed()).isTrue();
     assertThat(verdict.info().get("delete-versus-edit conflicts")).isPositive();
@@ -56,7 +56,7 @@ class WriterOnMemoryStoreTest {
     Map<RecordKey, Record> lostConsumer = new TreeMap<>(end.consumer().get(0));
     lostConsumer.remove(once);
     Oracle.Verdict broken = Oracle.judge(history.events(), new FinalState(List.of(lost), List.of(lostConsumer)),
-        new RunFacts(writers, false, 0));
+        new RunFacts(writers, false, 0, 0, 0));
     assertThat(broken.counts()).containsEntry(Row.UniqueWriteLost, 1L);
     assertThat(broken.counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1L);
   }
