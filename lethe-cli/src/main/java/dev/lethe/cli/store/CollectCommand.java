@@ -7,9 +7,11 @@ import dev.lethe.store.core.collect.Collect;
 import dev.lethe.store.core.collect.CollectGate;
 import dev.lethe.store.core.collect.CollectReport;
 import dev.lethe.store.core.ledger.Peer;
+import dev.lethe.store.core.ledger.PurgeLogHorizon;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -49,7 +51,7 @@ final class CollectCommand extends StoreSubcommand {
       throw new UsageException("--force and --seen-by-all cannot be combined");
     }
     Horizon trim = trimLog == null ? null : Horizon.parse("--trim-log-older-than", trimLog);
-    if (trim != null && trim.duration().compareTo(horizon.duration()) < 0) {
+    if (trim != null && !PurgeLogHorizon.outlives(trim.duration(), horizon.duration())) {
       throw new UsageException("--trim-log-older-than " + trim.describe() + " is shorter than --older-than "
           + horizon.describe() + ": the purge log must outlive the tombstones");
     }
@@ -69,7 +71,9 @@ final class CollectCommand extends StoreSubcommand {
     out.println("peers holding back: " + report.heldBack().size());
     out.println("conflicts: " + report.conflicts().size());
     if (trim != null && !report.refused()) {
-      out.println("purge log trimmed: " + store.ledger().trimPurged(clock.millis() - trim.duration().toMillis()));
+      // on the store's clock, never past the last collect's cutoff: docs/design/0151-purge-log.md "Trimming"
+      Optional<Long> before = PurgeLogHorizon.cutoff(store.ledger().now(), trim.duration(), store.ledger().collectCutoff());
+      out.println("purge log trimmed: " + (before.isEmpty() ? 0 : store.ledger().trimPurged(before.get())));
     }
     for (Map.Entry<String, Integer> h : report.heldBack().entrySet()) {
       Peer p = peers.get(h.getKey());

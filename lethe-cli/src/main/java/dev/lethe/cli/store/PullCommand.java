@@ -10,7 +10,9 @@ import picocli.CommandLine.Option;
 @Command(name = "pull", mixinStandardHelpOptions = true,
     description = {"Fetch a git: store's remote and merge its branch by the sync rules.",
         "A delete against an edit keeps the local side and prints 'conflict: KEY';",
-        "push is then refused until a write or delete of KEY resolves it."},
+        "push is then refused until a write or delete of KEY resolves it.",
+        "A record this store collected the tombstone of comes back as that tombstone",
+        "('restored tombstones: N'), or as a conflict when the remote edited it."},
     footerHeading = "%nExit codes:%n", footer = {"  0  ok", "  1  error", "  2  usage", "  3  conflict"})
 final class PullCommand extends StoreSubcommand {
 
@@ -24,6 +26,7 @@ final class PullCommand extends StoreSubcommand {
     out.println("pulled: " + report.outcome());
     out.println("taken: " + report.taken());
     out.println("merged: " + report.merged());
+    out.println("restored tombstones: " + report.restored());
     out.println("conflicts: " + report.conflicts().size());
     report.conflicts().forEach(c -> err.println("conflict: " + c.key() + ": " + c.reason()));
     return report.conflicts().isEmpty() ? ExitCode.OK : ExitCode.CONFLICT;

@@ -435,6 +435,32 @@ class StoreCliTest {
     assertThat(fs.getRaw(new RecordKey("ns", "col", "unstamped"))).isPresent();
   }
 
+  /** docs/design/0151-purge-log.md "Trimming": never shorter than the horizon, never past the last collect's cutoff. */
+  @Test
+  void collectTrimsThePurgeLogOnlyAsFarAsTheHorizonAllows() {
+    long now = System.currentTimeMillis();
+    Run shorter = run(args("collect", "--older-than", "7d", "--trim-log-older-than", "6d"));
+    assertThat(shorter.code()).isEqualTo(2);
+    assertThat(shorter.errLines()).containsExactly("lethe store collect: --trim-log-older-than 6d (518400 s) is shorter"
+        + " than --older-than 7d (604800 s): the purge log must outlive the tombstones");
+    // nothing collected yet: no horizon bounds the log, so nothing is trimmed
+    Run first = run(args("collect", "--older-than", "7d", "--trim-log-older-than", "7d"));
+    assertThat(first.code()).isZero();
+    assertThat(first.out()).endsWith("purge log trimmed: 0\n");
+    // an old entry (purged 30 days ago) and a fresh one: the collect's cutoff is now - 7d
+    dev.lethe.store.core.ledger.PurgeEntry old = new dev.lethe.store.core.ledger.PurgeEntry(
+        new RecordKey("ns", "col", "ancient"), new Revision(2, Tombstones.HASH),
+        new Revision(1, dev.lethe.store.core.ContentHash.ofUtf8("ancient")), List.of(),
+        now - Duration.ofDays(60).toMillis(), now - Duration.ofDays(30).toMillis());
+    fs.ledger().appendPurged(old);
+    tombstone(new RecordKey("ns", "col", "old"), now - Duration.ofDays(10).toMillis());
+    Run trimmed = run(args("collect", "--older-than", "7d", "--trim-log-older-than", "7d"));
+    assertThat(trimmed.code()).isZero();
+    assertThat(trimmed.out()).contains("purged: 1\n").endsWith("purge log trimmed: 1\n");
+    assertThat(fs.ledger().purged(dev.lethe.store.core.KeyPrefix.all()))
+        .extracting(dev.lethe.store.core.ledger.PurgeEntry::key).containsExactly(new RecordKey("ns", "col", "old"));
+  }
+
   @Test
   void collectExits0WhenAKeyWasRecreatedMeanwhile() {
     tombstone(key, System.currentTimeMillis() - Duration.ofDays(30).toMillis());

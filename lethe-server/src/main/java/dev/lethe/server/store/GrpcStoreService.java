@@ -22,6 +22,7 @@ import dev.lethe.store.core.format.RecordJson;
 import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.core.format.StrictJson;
 import dev.lethe.store.core.ledger.LedgerJson;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import dev.lethe.store.grpc.GrpcWire;
 import dev.lethe.store.grpc.proto.BatchOutcome;
 import dev.lethe.store.grpc.proto.ForgetPeerReply;
@@ -379,7 +380,16 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
     unary("Purged", out, auth -> {
       KeyPrefix prefix = prefix(request.getNamespace(), request.getCollection());
       PurgedReply.Builder b = PurgedReply.newBuilder();
-      ledger.purged(auth, prefix).forEach(e -> b.addEntries(LedgerJson.entry(e)));
+      if (request.getPageSize() == 0 && request.getPageToken().isEmpty()) {
+        ledger.purged(auth, prefix).forEach(e -> b.addEntries(LedgerJson.entry(e))); // clients that do not page
+        return b.build();
+      }
+      // docs/design/0157-purge-log-pages.md: the ledger's cursor as it is, like start_after of the listings
+      int size = request.getPageSize() == 0 ? PurgeLogPage.MAX_SIZE : request.getPageSize();
+      PurgeLogPage page = ledger.purgedPage(auth, prefix,
+          request.getPageToken().isEmpty() ? Optional.empty() : Optional.of(request.getPageToken()), size);
+      page.entries().forEach(e -> b.addEntries(LedgerJson.entry(e)));
+      page.next().ifPresent(b::setNextPageToken);
       return b.build();
     });
   }

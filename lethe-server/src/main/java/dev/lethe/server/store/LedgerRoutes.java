@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lethe.server.auth.Principal;
+import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.RequestBody;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.format.StrictJson;
 import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -28,7 +30,9 @@ import java.util.function.BiFunction;
  *   <li>{@code PUT /store/v1/ledger/peers/{id}}: 204, body a peer with that id (a writer);
  *   <li>{@code DELETE /store/v1/ledger/peers/{id}}: 200 {@code {forgotten: bool}} (admins);
  *   <li>{@code GET /store/v1/ledger/purged[/{ns}[/{col}]]}: 200 {@code {entries: [line…]}}, the
- *       purge log's entries in its own compact form (a reader of the namespace);
+ *       purge log's entries in its own compact form (a reader of the namespace); with {@code
+ *       pageSize} (1 to 1000) or {@code pageToken}, one page and {@code nextPageToken} (null on the
+ *       last page), signed and bound to the scope (docs/design/0157-purge-log-pages.md);
  *   <li>{@code POST /store/v1/ledger/collect}: 204, body {@code {cutoff: ms}} (admins);
  *   <li>{@code POST /store/v1/ledger/trim}: 200 {@code {removed: n}}, body {@code {before: ms}} (admins).
  * </ul>
@@ -47,9 +51,11 @@ final class LedgerRoutes {
   private static final String ROOT = StoreRoutes.ROOT + "/ledger";
 
   private final StoreLedgerService ledger;
+  private final PageTokenKey pageTokens;
 
-  LedgerRoutes(StoreService service) {
+  LedgerRoutes(StoreService service, PageTokenKey pageTokens) {
     this.ledger = new StoreLedgerService(service);
+    this.pageTokens = pageTokens;
   }
 
   void register(RoutesConfig routes, BiFunction<String, Body, Handler> wrap) {
@@ -93,11 +99,22 @@ final class LedgerRoutes {
 
   private void purged(Context ctx, Optional<Principal> auth) {
     KeyPrefix prefix = StoreRequests.prefix(ctx);
+    String token = ctx.queryParam("pageToken");
     ObjectNode n = StrictJson.mapper().createObjectNode();
     ArrayNode a = n.putArray("entries");
-    for (PurgeEntry e : ledger.purged(auth, prefix)) {
-      a.add(LedgerJson.entry(e));
+    if (token == null && ctx.queryParam("pageSize") == null) {
+      for (PurgeEntry e : ledger.purged(auth, prefix)) { // the whole log, for clients that do not page
+        a.add(LedgerJson.entry(e));
+      }
+      json(ctx, 200, n);
+      return;
     }
+    int size = ctx.queryParam("pageSize") == null ? PurgeLogPage.MAX_SIZE : StoreRequests.pageSize(ctx);
+    Optional<String> after = token == null ? Optional.empty()
+        : Optional.of(PageToken.decode(pageTokens, token, "purged", prefix.toString()));
+    PurgeLogPage page = ledger.purgedPage(auth, prefix, after, size);
+    page.entries().forEach(e -> a.add(LedgerJson.entry(e)));
+    n.put("nextPageToken", page.next().map(c -> PageToken.encode(pageTokens, "purged", prefix.toString(), c)).orElse(null));
     json(ctx, 200, n);
   }
 

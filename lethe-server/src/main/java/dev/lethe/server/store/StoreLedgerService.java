@@ -8,6 +8,7 @@ import dev.lethe.store.core.ledger.Ledger;
 import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.core.ledger.Peer;
 import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import dev.lethe.store.core.ledger.StoreIds;
 import java.util.List;
 import java.util.Objects;
@@ -75,6 +76,16 @@ final class StoreLedgerService {
   /** A reader of {@code prefix} (LIST); its purge log entries, oldest first. */
   List<PurgeEntry> purged(Optional<Principal> auth, KeyPrefix prefix) {
     return service.ledger(auth, StoreAction.LIST, prefix).purged(prefix);
+  }
+
+  /**
+   * A reader of {@code prefix} (LIST); one page of its purge log (docs/design/0157-purge-log-pages.md).
+   *
+   * @throws IllegalArgumentException for a size outside 1 to {@link PurgeLogPage#MAX_SIZE} or a stale cursor
+   */
+  PurgeLogPage purgedPage(Optional<Principal> auth, KeyPrefix prefix, Optional<String> after, int size) {
+    PurgeLogPage.checkSize(size);
+    return service.ledger(auth, StoreAction.LIST, prefix).purgedPage(prefix, after, size);
   }
 
   /** Admins (PURGE); {@code cutoff} is read after the grant. */

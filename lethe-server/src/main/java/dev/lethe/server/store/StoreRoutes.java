@@ -68,7 +68,7 @@ public final class StoreRoutes {
     routes.get(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::getBlob));
     routes.head(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::hasBlob));
     routes.delete(ROOT + "/blobs/{hash}", ctx -> run(ctx, service, this::removeBlob));
-    new LedgerRoutes(service).register(routes, (path, h) -> ctx -> run(ctx, service, h::handle));
+    new LedgerRoutes(service, pageTokens).register(routes, (path, h) -> ctx -> run(ctx, service, h::handle));
   }
 
   private static void run(Context ctx, StoreService service, Handler handler) throws Exception {

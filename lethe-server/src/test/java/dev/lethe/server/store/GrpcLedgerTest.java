@@ -225,6 +225,34 @@ class GrpcLedgerTest {
     assertThat(store.ledger().peers()).isEqualTo(peers);
   }
 
+  /** docs/design/0151-purge-log.md "Trimming": the rule of the CLI's exit 2 holds on HTTP and gRPC too. */
+  @Test
+  void aTrimPastTheLastCollectsCutoffIs400OverHttpAndInvalidArgumentOverGrpcAndRemovesNothing() throws Exception {
+    RecordKey key = new RecordKey("team", "trim", "k" + System.nanoTime());
+    Record r = ((Committed) store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v"), Meta.byAuthor("a")),
+        Optional.empty())).record();
+    Record t = ((Deleted) store.delete(key, Optional.of(r.revision()))).tombstone().orElseThrow();
+    store.purge(key, Optional.of(t.revision()));
+    long purgedAt = store.ledger().purged(KeyPrefix.all()).stream().filter(e -> e.key().equals(key))
+        .findFirst().orElseThrow().purgedAt();
+    store.ledger().recordCollect(purgedAt); // the last collect's cutoff: the entry is not before it
+    int entries = store.ledger().purged(KeyPrefix.all()).size();
+
+    HttpRequest past = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/store/v1/ledger/trim"))
+        .header("Authorization", "Bearer admin-token").header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"before\":" + (purgedAt + 1) + "}")).build();
+    HttpResponse<String> answer = http.send(past, HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(400);
+    assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).contains("json"));
+    assertThat(answer.body()).contains("after the last collect's cutoff " + purgedAt);
+    assertThatThrownBy(() -> grpc.get(Caller.ADMIN).ledger().trimPurged(purgedAt + 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must outlive the tombstones");
+    assertThat(store.ledger().purged(KeyPrefix.all())).hasSize(entries);
+    // at the cutoff itself the trim runs (the entry, purged at the cutoff, is kept)
+    assertThat(grpc.get(Caller.ADMIN).ledger().trimPurged(purgedAt)).isGreaterThanOrEqualTo(0);
+    assertThat(store.ledger().purged(KeyPrefix.all())).extracting(e -> e.key()).contains(key);
+  }
+
   @Test
   void randomLedgerWritesOverGrpcReadBackAsTheServedLedger() {
     long seed = Long.getLong("lethe.test.seed", 0x142L);
@@ -243,7 +271,7 @@ class GrpcLedgerTest {
           boolean known = served.peers().stream().anyMatch(p -> p.id().equals(id));
           assertThat(remote.forgetPeer(id)).as(at).isEqualTo(known);
         }
-        case 2 -> remote.recordCollect(random.nextInt(10_000));
+        case 2 -> remote.recordCollect(random.nextBoolean() ? random.nextInt(10_000) : served.now() - random.nextInt(100));
         case 3 -> {
           RecordKey key = new RecordKey("team", random.nextBoolean() ? "c" : "d", "k" + op);
           Record r = ((Committed) store.put(Record.draft(key, Kind.DOCUMENT, Body.Inline.text("v"), Meta.byAuthor("a")),
@@ -256,7 +284,14 @@ class GrpcLedgerTest {
               - random.nextInt(50);
           List<?> kept = served.purged(KeyPrefix.all()).stream().filter(e -> e.purgedAt() >= Math.max(0L, before)).toList();
           int all = served.purged(KeyPrefix.all()).size();
-          assertThat(remote.trimPurged(Math.max(0L, before))).as(at).isEqualTo(all - kept.size());
+          Optional<Long> cutoff = served.collectCutoff();
+          if (cutoff.isEmpty() || Math.max(0L, before) > cutoff.get()) { // docs/design/0151-purge-log.md "Trimming"
+            assertThatThrownBy(() -> remote.trimPurged(Math.max(0L, before))).as(at)
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must outlive the tombstones");
+            assertThat(served.purged(KeyPrefix.all())).as(at).hasSize(all);
+          } else {
+            assertThat(remote.trimPurged(Math.max(0L, before))).as(at).isEqualTo(all - kept.size());
+          }
         }
       }
       assertThat(remote.peers()).as(at).isEqualTo(served.peers());

@@ -1,13 +1,16 @@
 package dev.lethe.store.git;
 
+import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.RevisionHash;
 import dev.lethe.store.core.format.RecordJson;
+import dev.lethe.store.core.ledger.PurgeEntry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,6 +43,8 @@ import org.eclipse.jgit.transport.RemoteConfig;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
@@ -65,9 +70,11 @@ public final class GitRemote {
    * @param outcome {@code up-to-date}, {@code fast-forward} or {@code merged}
    * @param taken records taken from the remote (changed there only, or newer there)
    * @param merged records merged by their kind's merge class
+   * @param restored tombstones this store had collected written back over the remote's stale record
+   *     (docs/design/0152-sync-restores-collected-tombstones.md)
    * @param conflicts keys left in conflict by this pull, sorted
    */
-  public record PullReport(String outcome, int taken, int merged, List<PullConflict> conflicts) {}
+  public record PullReport(String outcome, int taken, int merged, int restored, List<PullConflict> conflicts) {}
 
   /** What a push did. */
   public sealed interface PushOutcome {}
@@ -98,20 +105,22 @@ public final class GitRemote {
         Ref ref = r.exactRef(Constants.R_REMOTES + remote + "/" + branch);
         ObjectId head = r.resolve(Constants.HEAD);
         if (ref == null || head == null) {
-          return new PullReport("up-to-date", 0, 0, List.of());
+          return new PullReport("up-to-date", 0, 0, 0, List.of());
         }
         try (RevWalk walk = new RevWalk(r)) {
           RevCommit ours = walk.parseCommit(head);
           RevCommit theirs = walk.parseCommit(ref.getObjectId());
           if (walk.isMergedInto(theirs, ours)) {
-            return new PullReport("up-to-date", 0, 0, List.of());
+            return new PullReport("up-to-date", 0, 0, 0, List.of());
           }
-          if (walk.isMergedInto(ours, theirs) && !bringsABrokenRecord(r, ours.getTree(), theirs.getTree())) {
+          PurgeLog log = new PurgeLog(store);
+          if (walk.isMergedInto(ours, theirs) && !needsAMerge(r, log, ours.getTree(), theirs.getTree())) {
+            logRemovedTombstones(store, r, ours, theirs, removedPaths(r, ours.getTree(), theirs.getTree()));
             checkout(store, r, ours.getTree(), theirs.getTree());
             GitStore.moveHead(r, ours, theirs, "pull " + remote + ": fast-forward");
-            return new PullReport("fast-forward", 0, 0, List.of());
+            return new PullReport("fast-forward", 0, 0, 0, List.of());
           }
-          return merge(store, r, remote, walk, ours, theirs);
+          return merge(store, r, remote, walk, ours, theirs, log);
         }
       });
     } catch (IOException e) {
@@ -120,11 +129,36 @@ public final class GitRemote {
   }
 
   /**
-   * Whether a record changed between {@code from} and {@code to} does not parse or prove itself: a
-   * fast-forward would check it out, so the pull merges instead and the merge keeps ours
-   * (docs/design/0126-git-pull-and-push.md).
+   * The local purge log's newest entry per key, read once and only when a pull meets a key the
+   * local side does not hold (docs/design/0126-git-pull-and-push.md "The purge log").
    */
-  private static boolean bringsABrokenRecord(Repository r, RevTree from, RevTree to) throws IOException {
+  private static final class PurgeLog {
+    private final GitStore store;
+    private Map<RecordKey, PurgeEntry> newest;
+
+    PurgeLog(GitStore store) {
+      this.store = store;
+    }
+
+    Optional<PurgeEntry> newest(RecordKey key) {
+      if (newest == null) {
+        newest = new HashMap<>();
+        for (PurgeEntry e : store.ledger().purged(KeyPrefix.all())) {
+          newest.merge(e.key(), e, (x, y) -> y.tombstone().compareTo(x.tombstone()) >= 0 ? y : x);
+        }
+      }
+      return Optional.ofNullable(newest.get(key));
+    }
+  }
+
+  /**
+   * Whether a fast-forward from {@code from} to {@code to} would check out something the store's
+   * rules do not take as it is, so the pull merges instead (docs/design/0126-git-pull-and-push.md):
+   * a record that does not parse or prove itself (the merge keeps ours), or a live record at a key
+   * this store collected the tombstone of that is the deleted revision or an edit of it (the merge
+   * restores the tombstone, or keeps the key in conflict).
+   */
+  private static boolean needsAMerge(Repository r, PurgeLog log, RevTree from, RevTree to) throws IOException {
     RecordJson json = new RecordJson();
     try (TreeWalk tw = new TreeWalk(r)) {
       tw.setRecursive(true);
@@ -134,9 +168,14 @@ public final class GitRemote {
       while (tw.next()) {
         Optional<RecordKey> key = GitStore.keyOf(tw.getPathString());
         if (key.isPresent()) {
+          Optional<Record> theirs;
           try {
-            read(r, json, key.get(), tw.getObjectId(1), "on the remote");
+            theirs = read(r, json, key.get(), tw.getObjectId(1), "on the remote");
           } catch (IllegalStateException unreadable) {
+            return true;
+          }
+          if (tw.getObjectId(0).equals(ObjectId.zeroId()) && theirs.isPresent() && !theirs.get().isTombstone()
+              && !(PullPlanner.plan(Optional.empty(), theirs, log.newest(key.get())) instanceof PullPlanner.TakeTheirs)) {
             return true;
           }
         }
@@ -145,8 +184,93 @@ public final class GitRemote {
     return false;
   }
 
+  /** The record paths {@code from} holds and {@code to} does not. */
+  private static Set<String> removedPaths(Repository r, RevTree from, RevTree to) throws IOException {
+    Set<String> removed = new LinkedHashSet<>();
+    try (TreeWalk tw = new TreeWalk(r)) {
+      tw.setRecursive(true);
+      tw.addTree(from);
+      tw.addTree(to);
+      tw.setFilter(TreeFilter.ANY_DIFF);
+      while (tw.next()) {
+        if (tw.getObjectId(1).equals(ObjectId.zeroId()) && GitStore.keyOf(tw.getPathString()).isPresent()) {
+          removed.add(tw.getPathString());
+        }
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * Appends to the local purge log, before the pull removes them here, the tombstones another clone
+   * collected (docs/design/0126-git-pull-and-push.md "The purge log"): for each removed path, the
+   * tombstone the remote's history removed last (a commit not in {@code ours} whose parent held a
+   * tombstone there and which does not), else the tombstone this store holds. A live record removed
+   * without a tombstone in between (a raw purge of a live record) logs nothing, as a raw purge does.
+   */
+  private static void logRemovedTombstones(GitStore store, Repository r, RevCommit ours, RevCommit theirs,
+      Set<String> removed) throws IOException {
+    if (removed.isEmpty()) {
+      return;
+    }
+    RecordJson json = new RecordJson();
+    Map<String, Record> tombstones = new HashMap<>();
+    try (RevWalk history = new RevWalk(r)) {
+      history.markStart(history.parseCommit(theirs));
+      history.markUninteresting(history.parseCommit(ours));
+      for (RevCommit c : history) { // newest first: the first removal found is the last one made
+        for (RevCommit parent : c.getParents()) {
+          history.parseHeaders(parent);
+          try (TreeWalk tw = new TreeWalk(r)) {
+            tw.setRecursive(true);
+            tw.addTree(parent.getTree());
+            tw.addTree(c.getTree());
+            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(removed), TreeFilter.ANY_DIFF));
+            while (tw.next()) {
+              String path = tw.getPathString();
+              if (tw.getObjectId(1).equals(ObjectId.zeroId()) && !tombstones.containsKey(path)) {
+                tombstoneAt(r, json, path, tw.getObjectId(0)).ifPresent(t -> tombstones.put(path, t));
+              }
+            }
+          }
+        }
+      }
+    }
+    try (TreeWalk here = new TreeWalk(r)) {
+      here.setRecursive(true);
+      here.addTree(ours.getTree());
+      here.setFilter(PathFilterGroup.createFromStrings(removed));
+      while (here.next()) {
+        String path = here.getPathString();
+        if (!tombstones.containsKey(path)) {
+          tombstoneAt(r, json, path, here.getObjectId(0)).ifPresent(t -> tombstones.put(path, t));
+        }
+      }
+    }
+    long now = store.ledger().now();
+    for (String path : removed) {
+      Record t = tombstones.get(path);
+      if (t != null && t.parent() != null) {
+        store.ledger().appendPurged(PurgeEntry.of(t, now));
+      }
+    }
+  }
+
+  private static Optional<Record> tombstoneAt(Repository r, RecordJson json, String path, ObjectId id)
+      throws IOException {
+    Optional<RecordKey> key = GitStore.keyOf(path);
+    if (key.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return read(r, json, key.get(), id, "in the history").filter(Record::isTombstone);
+    } catch (IllegalStateException unreadable) {
+      return Optional.empty(); // a broken file logs nothing: there is no revision to remember
+    }
+  }
+
   private static PullReport merge(GitStore store, Repository r, String remote, RevWalk walk, RevCommit ours,
-      RevCommit theirs) throws IOException {
+      RevCommit theirs, PurgeLog log) throws IOException {
     RevCommit base;
     try (RevWalk bases = new RevWalk(r)) {
       bases.setRevFilter(RevFilter.MERGE_BASE);
@@ -159,6 +283,7 @@ public final class GitRemote {
     List<PullConflict> conflicts = new ArrayList<>();
     int taken = 0;
     int merged = 0;
+    int restored = 0;
     RecordJson json = new RecordJson();
     try (TreeWalk tw = new TreeWalk(r); ObjectInserter ins = r.newObjectInserter()) {
       tw.setRecursive(true);
@@ -179,15 +304,18 @@ public final class GitRemote {
           continue; // the same on both sides, or changed here only
         }
         Optional<RecordKey> key = GitStore.keyOf(path);
+        boolean collectedHere = false;
         if (o.equals(b) && key.isPresent()) {
           try {
-            read(r, json, key.get(), t, "on the remote"); // docs/design/0126-git-pull-and-push.md
+            Optional<Record> offered = read(r, json, key.get(), t, "on the remote"); // docs/design/0126-git-pull-and-push.md
+            collectedHere = o.equals(ObjectId.zeroId()) && offered.isPresent() && !offered.get().isTombstone()
+                && log.newest(key.get()).isPresent();
           } catch (IllegalStateException unreadable) {
             conflicts.add(new PullConflict(key.get(), unreadable.getMessage()));
             continue;
           }
         }
-        if (o.equals(b)) {
+        if (o.equals(b) && !collectedHere) {
           edits.put(path, t.equals(ObjectId.zeroId()) ? null : t); // changed on the remote only
           taken += key.isPresent() ? 1 : 0;
           continue;
@@ -204,8 +332,12 @@ public final class GitRemote {
           conflicts.add(new PullConflict(key.get(), unreadable.getMessage()));
           continue;
         }
-        PullPlanner.Decision d = PullPlanner.plan(mine, remoteSide);
-        if (d instanceof PullPlanner.TakeTheirs) {
+        PullPlanner.Decision d = PullPlanner.plan(mine, remoteSide,
+            mine.isEmpty() ? log.newest(key.get()) : Optional.empty());
+        if (d instanceof PullPlanner.RestoreTombstone back) {
+          edits.put(path, ins.insert(Constants.OBJ_BLOB, json.encode(back.tombstone())));
+          restored++;
+        } else if (d instanceof PullPlanner.TakeTheirs) {
           edits.put(path, t.equals(ObjectId.zeroId()) ? null : t);
           taken++;
         } else if (d instanceof PullPlanner.Merged m) {
@@ -237,10 +369,18 @@ public final class GitRemote {
       cb.setParentIds(ours, theirs);
       cb.setAuthor(store.ident(GitStore.LETHE));
       cb.setCommitter(store.ident(GitStore.LETHE));
-      cb.setMessage("pull " + remote + ": " + taken + " taken, " + merged + " merged, " + conflicts.size()
-          + " conflicts\n" + conflictLines(conflicts));
+      cb.setMessage("pull " + remote + ": " + taken + " taken, " + merged + " merged, "
+          + (restored == 0 ? "" : restored + " restored, ") + conflicts.size() + " conflicts\n"
+          + conflictLines(conflicts));
       ObjectId commit = ins.insert(cb);
       ins.flush();
+      Set<String> removed = new LinkedHashSet<>();
+      edits.forEach((path, id) -> {
+        if (id == null) {
+          removed.add(path);
+        }
+      });
+      logRemovedTombstones(store, r, ours, theirs, removed);
       store.markPendingPaths(edits.keySet());
       checkout(store, r, ours.getTree(), walk.parseTree(treeId));
       GitStore.moveHead(r, ours, commit, "pull " + remote + ": merge");
@@ -250,7 +390,7 @@ public final class GitRemote {
     conflicts.forEach(c -> open.add(c.key()));
     store.recordConflicts(open);
     conflicts.sort(java.util.Comparator.comparing(PullConflict::key));
-    return new PullReport("merged", taken, merged, List.copyOf(conflicts));
+    return new PullReport("merged", taken, merged, restored, List.copyOf(conflicts));
   }
 
   private static String conflictLines(List<PullConflict> conflicts) {

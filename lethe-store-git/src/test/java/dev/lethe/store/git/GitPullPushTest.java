@@ -3,6 +3,15 @@ package dev.lethe.store.git;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lethe.store.core.Body;
+import dev.lethe.store.core.KeyPrefix;
+import dev.lethe.store.core.collect.Collect;
+import dev.lethe.store.core.collect.CollectGate;
+import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.memory.MemoryStore;
+import dev.lethe.store.core.progress.Progress;
+import dev.lethe.store.core.sync.Sync;
+import dev.lethe.store.core.sync.SyncOptions;
+import dev.lethe.store.core.sync.SyncReport;
 import dev.lethe.store.core.Committed;
 import dev.lethe.store.core.Kind;
 import dev.lethe.store.core.Meta;
@@ -192,5 +201,108 @@ class GitPullPushTest {
     assertThat(a.unresolvedConflicts()).containsExactly(second, key);
     put(a, "v2 written after the pull");
     assertThat(a.unresolvedConflicts()).containsExactly(second);
+  }
+
+  // ---- the purge log: docs/design/0126-git-pull-and-push.md "The purge log" ----
+
+  /** Deletes the key on {@code s} and collects its tombstone (a day's horizon, two days later). */
+  private static Record deleteAndCollect(GitStore s, MutableClock clock, RecordKey k) {
+    Record live = s.getRaw(k).orElseThrow();
+    s.delete(k, Optional.empty());
+    clock.advance(Duration.ofDays(2));
+    assertThat(Collect.run(s, KeyPrefix.all(), Duration.ofDays(1), clock, Progress.NONE, CollectGate.Mode.FORCE,
+        CollectGate.DEFAULT_SKEW).purged()).isEqualTo(1);
+    assertThat(s.getRaw(k)).isEmpty();
+    return live;
+  }
+
+  @Test
+  void aPullOfAnEditOfARevisionThisCloneCollectedTheDeleteOfIsAConflictAndPushIsRefused() {
+    Record v1 = b.getRaw(key).orElseThrow();
+    deleteAndCollect(b, clockB, key);
+    Record v2 = put(a, "v2 edited offline on a");
+    assertThat(v2.parent()).isEqualTo(v1.revision());
+    assertThat(GitRemote.push(a, "origin")).isInstanceOf(GitRemote.Pushed.class);
+
+    PullReport pull = GitRemote.pull(b, "origin");
+    assertThat(pull.conflicts()).extracting(GitRemote.PullConflict::key).containsExactly(key);
+    assertThat(pull.conflicts().get(0).reason()).contains("collected here").contains("on the remote");
+    assertThat(pull.taken()).isZero();
+    assertThat(b.getRaw(key)).isEmpty(); // not brought back: taken before, with no conflict
+    assertThat(GitRemote.push(b, "origin")).isEqualTo(new GitRemote.Refused(List.of(key)));
+  }
+
+  @Test
+  void aPullThatWouldFastForwardToTheDeletedRevisionRestoresTheTombstoneOnBothClones() {
+    assertRestoredThroughPull(false);
+  }
+
+  @Test
+  void aPullThatMergesTheDeletedRevisionRestoresTheTombstoneOnBothClones() {
+    assertRestoredThroughPull(true);
+  }
+
+  /**
+   * b collects a delete and pushes; a (which never pulled it) copies the deleted revision in raw, as
+   * an older peer's sync would, and pushes it; b's pull must write the tombstone back, not take it.
+   */
+  private void assertRestoredThroughPull(boolean localWriteFirst) {
+    RecordKey other = new RecordKey("notes", "2026", "other");
+    Record v1 = deleteAndCollect(b, clockB, key);
+    assertThat(GitRemote.push(b, "origin")).isInstanceOf(GitRemote.Pushed.class);
+    assertThat(GitRemote.pull(a, "origin").outcome()).isEqualTo("fast-forward");
+    a.putRaw(v1, Optional.empty()); // the deleted revision, offered again
+    assertThat(GitRemote.push(a, "origin")).isInstanceOf(GitRemote.Pushed.class);
+    if (localWriteFirst) {
+      b.put(Record.draft(other, Kind.DOCUMENT, Body.Inline.text("x"), Meta.EMPTY), Optional.empty());
+    }
+
+    PullReport pull = GitRemote.pull(b, "origin");
+    assertThat(pull.outcome()).isEqualTo("merged");
+    assertThat(pull.conflicts()).isEmpty();
+    assertThat(pull.restored()).isEqualTo(1);
+    assertThat(b.get(key)).isEmpty();
+    Record tombstone = b.getRaw(key).orElseThrow();
+    assertThat(tombstone.isTombstone()).isTrue();
+    assertThat(tombstone.parent()).isEqualTo(v1.revision());
+    assertThat(GitRemote.push(b, "origin")).isInstanceOf(GitRemote.Pushed.class);
+    assertThat(GitRemote.pull(a, "origin").conflicts()).isEmpty();
+    assertThat(a.get(key)).isEmpty(); // the delete travelled to the clone that offered the record
+    assertThat(a.getRaw(key)).contains(tombstone);
+  }
+
+  @Test
+  void aTombstoneAnotherCloneCollectedIsLoggedOnAFastForwardAndStopsAThirdPeer() {
+    assertLoggedAndStops(false);
+  }
+
+  @Test
+  void aTombstoneAnotherCloneCollectedIsLoggedOnAMergeAndStopsAThirdPeer() {
+    assertLoggedAndStops(true);
+  }
+
+  private void assertLoggedAndStops(boolean localWriteFirst) {
+    MemoryStore stale = new MemoryStore(32, clockA);
+    Record v1 = a.getRaw(key).orElseThrow();
+    stale.putRaw(v1, Optional.empty()); // a peer that synced before the delete and went offline
+    deleteAndCollect(b, clockB, key);
+    assertThat(GitRemote.push(b, "origin")).isInstanceOf(GitRemote.Pushed.class);
+    if (localWriteFirst) {
+      a.put(Record.draft(new RecordKey("notes", "2026", "other"), Kind.DOCUMENT, Body.Inline.text("x"), Meta.EMPTY),
+          Optional.empty());
+    }
+
+    PullReport pull = GitRemote.pull(a, "origin");
+    assertThat(pull.outcome()).isEqualTo(localWriteFirst ? "merged" : "fast-forward");
+    assertThat(a.getRaw(key)).isEmpty();
+    List<PurgeEntry> log = a.ledger().purged(KeyPrefix.all());
+    assertThat(log).extracting(PurgeEntry::key).containsExactly(key);
+    assertThat(log.get(0).deleted()).isEqualTo(v1.revision());
+
+    SyncReport sync = Sync.run(a, stale, KeyPrefix.all(), SyncOptions.DEFAULTS);
+    assertThat(sync.restored()).isEqualTo(1);
+    assertThat(a.get(key)).isEmpty();
+    assertThat(stale.get(key)).isEmpty();
+    assertThat(stale.getRaw(key).orElseThrow().isTombstone()).isTrue();
   }
 }

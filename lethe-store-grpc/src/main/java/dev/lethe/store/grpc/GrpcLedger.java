@@ -7,10 +7,12 @@ import dev.lethe.store.core.ledger.Ledger;
 import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.core.ledger.Peer;
 import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import dev.lethe.store.grpc.proto.ForgetPeerRequest;
 import dev.lethe.store.grpc.proto.LedgerInfoReply;
 import dev.lethe.store.grpc.proto.LedgerInfoRequest;
 import dev.lethe.store.grpc.proto.LedgerPeersRequest;
+import dev.lethe.store.grpc.proto.PurgedReply;
 import dev.lethe.store.grpc.proto.PurgedRequest;
 import dev.lethe.store.grpc.proto.RecordCollectRequest;
 import dev.lethe.store.grpc.proto.RecordPeerRequest;
@@ -100,25 +102,34 @@ final class GrpcLedger implements Ledger {
     throw new UnsupportedOperationException("A remote store's purge log is written by the server's own purges");
   }
 
+  /** Walks the server's pages (docs/design/0157-purge-log-pages.md); a server that does not page answers one. */
   @Override
   public List<PurgeEntry> purged(KeyPrefix prefix) {
-    PurgedRequest.Builder b = PurgedRequest.newBuilder();
+    return PurgeLogPage.walk(after -> purgedPage(prefix, after, PurgeLogPage.MAX_SIZE));
+  }
+
+  @Override
+  public PurgeLogPage purgedPage(KeyPrefix prefix, Optional<String> after, int size) {
+    PurgeLogPage.checkSize(size);
+    PurgedRequest.Builder b = PurgedRequest.newBuilder().setPageSize(size);
     if (prefix.namespace() != null) {
       b.setNamespace(prefix.namespace());
     }
     if (prefix.collection() != null) {
       b.setCollection(prefix.collection());
     }
+    after.ifPresent(b::setPageToken);
     String what = "Cannot read the purge log";
+    PurgedReply reply = store.ledgerCall(what, "Purged", s -> s.purged(b.build()));
     List<PurgeEntry> out = new ArrayList<>();
-    for (String line : store.ledgerCall(what, "Purged", s -> s.purged(b.build())).getEntriesList()) {
+    for (String line : reply.getEntriesList()) {
       try {
         out.add(LedgerJson.entry(line));
       } catch (IllegalStateException e) {
         throw unreadable(what, "purge log entry", e);
       }
     }
-    return out;
+    return new PurgeLogPage(out, reply.getNextPageToken().isEmpty() ? Optional.empty() : Optional.of(reply.getNextPageToken()));
   }
 
   @Override

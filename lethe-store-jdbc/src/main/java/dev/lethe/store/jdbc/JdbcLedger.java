@@ -5,6 +5,8 @@ import dev.lethe.store.core.ledger.Ledger;
 import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.core.ledger.Peer;
 import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.ledger.PurgeLogHorizon;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import dev.lethe.store.core.ledger.StoreIds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -223,9 +225,57 @@ final class JdbcLedger implements Ledger {
     });
   }
 
+  /**
+   * A keyset page by append sequence (docs/design/0157-purge-log-pages.md): the cursor is
+   * {@code s<seq>} of the page's last row, so a trim never moves it.
+   */
+  @Override
+  public PurgeLogPage purgedPage(KeyPrefix prefix, Optional<String> after, int size) {
+    PurgeLogPage.checkSize(size);
+    long from = after.map(JdbcLedger::seq).orElse(0L);
+    return tx("read the purge log", c -> {
+      String where = prefix.namespace() == null ? ""
+          : prefix.collection() == null ? " AND key_namespace = ?" : " AND key_namespace = ? AND key_collection = ?";
+      List<PurgeEntry> out = new ArrayList<>();
+      long last = from;
+      boolean more = false;
+      try (PreparedStatement ps = c.prepareStatement("SELECT seq, entry_json FROM lethe_store_purge_log WHERE seq > ?"
+          + where + " ORDER BY seq")) {
+        ps.setLong(1, from);
+        if (prefix.namespace() != null) {
+          ps.setString(2, prefix.namespace());
+          if (prefix.collection() != null) {
+            ps.setString(3, prefix.collection());
+          }
+        }
+        ps.setMaxRows(size + 1);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            if (out.size() == size) {
+              more = true;
+              break;
+            }
+            last = rs.getLong(1);
+            out.add(LedgerJson.entry(rs.getString(2)));
+          }
+        }
+      }
+      return new PurgeLogPage(out, more ? Optional.of("s" + last) : Optional.empty());
+    });
+  }
+
+  private static long seq(String cursor) {
+    if (!cursor.matches("s[0-9]{1,18}")) {
+      throw PurgeLogPage.refused();
+    }
+    return Long.parseLong(cursor.substring(1));
+  }
+
   @Override
   public int trimPurged(long purgedBeforeMs) {
     return tx("trim the purge log", c -> {
+      // docs/design/0151-purge-log.md "Trimming"
+      PurgeLogHorizon.check(purgedBeforeMs, meta(c, CUTOFF).map(Long::valueOf));
       try (PreparedStatement del = c.prepareStatement("DELETE FROM lethe_store_purge_log WHERE purged_at < ?")) {
         del.setLong(1, purgedBeforeMs);
         return del.executeUpdate();

@@ -8,8 +8,10 @@ import dev.lethe.store.core.ledger.Ledger;
 import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.core.ledger.Peer;
 import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,15 +105,25 @@ final class RemoteLedger implements Ledger {
     throw new UnsupportedOperationException("A remote store's purge log is written by the server's own purges");
   }
 
+  /** Walks the server's pages (docs/design/0157-purge-log-pages.md); a server that does not page answers one. */
   @Override
   public List<PurgeEntry> purged(KeyPrefix prefix) {
+    return PurgeLogPage.walk(after -> purgedPage(prefix, after, PurgeLogPage.MAX_SIZE));
+  }
+
+  @Override
+  public PurgeLogPage purgedPage(KeyPrefix prefix, Optional<String> after, int size) {
+    PurgeLogPage.checkSize(size);
     String path = "/purged" + (prefix.namespace() == null ? "" : "/" + prefix.namespace()
-        + (prefix.collection() == null ? "" : "/" + prefix.collection()));
+        + (prefix.collection() == null ? "" : "/" + prefix.collection()))
+        + "?pageSize=" + size + after.map(t -> "&pageToken=" + URLEncoder.encode(t, StandardCharsets.UTF_8)).orElse("");
+    JsonNode page = call("GET", path, null, 200, "Cannot read the purge log");
     List<PurgeEntry> out = new ArrayList<>();
-    for (JsonNode line : call("GET", path, null, 200, "Cannot read the purge log").path("entries")) {
+    for (JsonNode line : page.path("entries")) {
       out.add(LedgerJson.entry(line.textValue()));
     }
-    return out;
+    JsonNode next = page.get("nextPageToken");
+    return new PurgeLogPage(out, next == null || next.isNull() ? Optional.empty() : Optional.of(next.textValue()));
   }
 
   @Override

@@ -1,7 +1,10 @@
 package dev.lethe.store.s3;
 
+import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.ledger.DocumentLedger;
 import dev.lethe.store.core.ledger.LedgerJson;
+import dev.lethe.store.core.ledger.PurgeEntry;
+import dev.lethe.store.core.ledger.PurgeLogPage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -115,6 +118,42 @@ final class S3Ledger extends DocumentLedger {
       throw failure("list", log, e);
     }
     return out;
+  }
+
+  /**
+   * A keyset page on the entry objects' names, which sort in append order
+   * (docs/design/0157-purge-log-pages.md): the cursor is {@code o<name>} of the last object read,
+   * so a trim never moves it; only the page's objects are fetched.
+   */
+  @Override
+  public PurgeLogPage purgedPage(KeyPrefix prefix, Optional<String> after, int size) {
+    PurgeLogPage.checkSize(size);
+    String start = after.map(c -> {
+      if (c.length() < 2 || c.charAt(0) != 'o' || c.indexOf('/') >= 0) {
+        throw PurgeLogPage.refused();
+      }
+      return log + c.substring(1);
+    }).orElse(null);
+    List<PurgeEntry> out = new ArrayList<>();
+    String last = start;
+    try {
+      for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(log).startAfter(start)).contents()) {
+        if (out.size() == size) {
+          return new PurgeLogPage(out, Optional.of("o" + last.substring(log.length())));
+        }
+        Optional<ResponseBytes<GetObjectResponse>> line = get(o.key());
+        if (line.isPresent()) {
+          PurgeEntry e = LedgerJson.entry(line.get().asString(StandardCharsets.UTF_8));
+          if (prefix.matches(e.key())) {
+            out.add(e);
+          }
+        }
+        last = o.key();
+      }
+    } catch (SdkException e) {
+      throw failure("list", log, e);
+    }
+    return new PurgeLogPage(out, Optional.empty());
   }
 
   @Override

@@ -121,8 +121,15 @@ public abstract class DocumentLedger implements Ledger {
     return out;
   }
 
+  /** Reads the lines once and parses only the page's (docs/design/0157-purge-log-pages.md). */
+  @Override
+  public PurgeLogPage purgedPage(KeyPrefix prefix, Optional<String> after, int size) {
+    return PurgeLogPage.ofLines(readLines(), prefix, after, size);
+  }
+
   @Override
   public int trimPurged(long purgedBeforeMs) {
+    PurgeLogHorizon.check(purgedBeforeMs, collectCutoff()); // docs/design/0151-purge-log.md "Trimming"
     int[] removed = {0};
     rewriteLines(lines -> {
       List<String> keep = new ArrayList<>();

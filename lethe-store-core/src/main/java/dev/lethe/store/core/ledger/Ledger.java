@@ -43,6 +43,24 @@ public interface Ledger {
   /** Every entry under {@code prefix} in append order, oldest first (a key removed twice appears twice). */
   List<PurgeEntry> purged(KeyPrefix prefix);
 
-  /** Removes entries purged before {@code purgedBeforeMs}; returns how many. */
+  /**
+   * The next at most {@code size} entries under {@code prefix} after the cursor {@code after} (a
+   * previous page's {@link PurgeLogPage#next}; empty: from the start), in append order
+   * (docs/design/0157-purge-log-pages.md). This default pages {@link #purged}; a ledger that can
+   * read a page without reading the whole log overrides it.
+   *
+   * @throws IllegalArgumentException for a size outside 1 to {@link PurgeLogPage#MAX_SIZE}, or a
+   *     cursor this ledger did not issue or that a trim made stale
+   */
+  default PurgeLogPage purgedPage(KeyPrefix prefix, Optional<String> after, int size) {
+    return PurgeLogPage.ofLines(purged(prefix).stream().map(LedgerJson::entry).toList(), prefix, after, size);
+  }
+
+  /**
+   * Removes entries purged before {@code purgedBeforeMs}; returns how many.
+   *
+   * @throws IllegalArgumentException when {@link PurgeLogHorizon} refuses the cutoff (after the last
+   *     collect's cutoff, or no collect recorded); nothing is removed then
+   */
   int trimPurged(long purgedBeforeMs);
 }

@@ -710,6 +710,32 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void case62PurgeLogPagesOfEverySizeWalkToTheWholeLog() {
+    for (int i = 0; i < 14; i++) {
+      RecordKey k = new RecordKey("ns", i % 2 == 0 ? "pages" : "other", "k" + i);
+      Record t = tombstoneOf(store, create(store, k, "v"));
+      assertThat(store.purge(k, Optional.of(t.revision()))).isInstanceOf(Deleted.class);
+    }
+    dev.lethe.store.core.ledger.Ledger ledger = store.ledger();
+    for (KeyPrefix prefix : List.of(KeyPrefix.all(), KeyPrefix.collection("ns", "pages"))) {
+      for (int size : new int[] {1, 3, 5, dev.lethe.store.core.ledger.PurgeLogPage.MAX_SIZE}) {
+        assertThat(dev.lethe.store.core.ledger.PurgeLogPage.walk(after -> ledger.purgedPage(prefix, after, size)))
+            .as("%s in pages of %d", prefix, size).isEqualTo(ledger.purged(prefix));
+      }
+    }
+    assertThat(ledger.purged(KeyPrefix.all())).hasSize(14);
+    assertThat(ledger.purgedPage(KeyPrefix.all(), Optional.empty(), 5).entries()).hasSize(5);
+    for (int size : new int[] {0, dev.lethe.store.core.ledger.PurgeLogPage.MAX_SIZE + 1}) {
+      assertThatThrownBy(() -> ledger.purgedPage(KeyPrefix.all(), Optional.empty(), size))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    for (String forged : List.of("nope", "5-0000000000000000", "s-1", "99999-x")) {
+      assertThatThrownBy(() -> ledger.purgedPage(KeyPrefix.all(), Optional.of(forged), 5)).as(forged)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
   void case60RecordsDifferingOnlyInLabelsOrAuthorNeverSyncAsConverged() throws Exception {
     Store a = open(cap, clock);
     Store b = open(cap, clock);
@@ -1918,6 +1944,8 @@ public abstract class StoreConformance {
     assertThat(ledger.forgetPeer(p1)).isFalse();
     assertThat(ledger.peers()).extracting(dev.lethe.store.core.ledger.Peer::id).containsExactly(p2);
     assertThat(ledger.collectCutoff()).isEmpty();
+    assertThatThrownBy(() -> ledger.trimPurged(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no collect is recorded"); // docs/design/0151-purge-log.md "Trimming"
     ledger.recordCollect(1234);
     assertThat(ledger.collectCutoff()).contains(1234L);
   }
@@ -1943,6 +1971,13 @@ public abstract class StoreConformance {
     assertThat(e.deletedAt()).isEqualTo(t.deletedAt());
     assertThat(e.purgedAt()).isEqualTo(clock.millis());
     assertThat(store.ledger().purged(KeyPrefix.collection("ns", "other"))).hasSize(1);
+    // docs/design/0151-purge-log.md "Trimming": never past the last collect's cutoff (now - a week)
+    long cutoff = store.ledger().collectCutoff().orElseThrow();
+    assertThatThrownBy(() -> store.ledger().trimPurged(cutoff + 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must outlive the tombstones");
+    assertThat(store.ledger().purged(KeyPrefix.all())).hasSize(2);
+    assertThat(store.ledger().trimPurged(cutoff)).isZero();
+    store.ledger().recordCollect(clock.millis() + 1);
     assertThat(store.ledger().trimPurged(clock.millis())).isZero();
     assertThat(store.ledger().trimPurged(clock.millis() + 1)).isEqualTo(2);
     assertThat(store.ledger().purged(KeyPrefix.all())).isEmpty();
