@@ -86,7 +86,7 @@ final class EntryOperations<R> {
 
   /** The entry's visible row (a table's live row), if any, read on {@code h}. */
   Optional<R> find(Handle h) {
-    return LetheCatalog.findNamespace(h, catalogId, identifier.namespace())
+    return Namespaces.find(h, catalogId, identifier.namespace())
         .flatMap(ns -> kind.dao().apply(h).find(ns.namespaceId(), identifier.name()));
   }
 
@@ -126,7 +126,7 @@ final class EntryOperations<R> {
   void insert(BiFunction<NamespaceRow, String, R> row, List<LocationPath> roots, long now, String refusal) {
     try {
       jdbi.useTransaction(h -> {
-        NamespaceRow ns = LetheCatalog.findNamespaceForUpdate(h, catalogId, identifier.namespace())
+        NamespaceRow ns = Namespaces.findForUpdate(h, catalogId, identifier.namespace())
             .orElseThrow(() -> new NoSuchNamespaceException(
                 "Cannot create " + kind.word() + " %s: namespace does not exist: %s", identifier, identifier.namespace()));
         Kind<?> other = kind.other();
@@ -161,7 +161,7 @@ final class EntryOperations<R> {
    */
   static <R> String swap(Handle h, Kind<R> kind, String named, String catalogId, TableIdentifier identifier,
       String expected, String next, long now) {
-    Optional<NamespaceRow> ns = LetheCatalog.findNamespace(h, catalogId, identifier.namespace());
+    Optional<NamespaceRow> ns = Namespaces.find(h, catalogId, identifier.namespace());
     EntryDao<R> dao = kind.dao().apply(h);
     int swapped = ns.map(n -> dao.compareAndSetMetadataLocation(n.namespaceId(), identifier.name(), expected, next, now))
         .orElse(0);

@@ -4,43 +4,22 @@ import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.ColumnLimits;
 import dev.lethe.catalog.entity.KeysetPage;
-import dev.lethe.catalog.entity.NamespaceDao;
-import dev.lethe.catalog.entity.NamespaceNames;
-import dev.lethe.catalog.entity.NamespaceRow;
-import dev.lethe.catalog.entity.TableDao;
-import dev.lethe.catalog.entity.TableRow;
-import dev.lethe.catalog.entity.ViewDao;
-import dev.lethe.catalog.entity.ViewRow;
 import dev.lethe.catalog.jobs.PurgeJobExecutor;
+import dev.lethe.catalog.jobs.TablePurge;
 import dev.lethe.catalog.location.AllowedLocations;
-import dev.lethe.catalog.location.ClaimOwner;
-import dev.lethe.catalog.location.LocationClaims;
-import dev.lethe.catalog.location.LocationPath;
 import dev.lethe.catalog.location.TableRoots;
 import dev.lethe.catalog.location.WriteConfinement;
-import dev.lethe.catalog.jobs.TablePurge;
-import dev.lethe.catalog.softdelete.RetainedNameGuard;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.BaseTable;
-import java.util.regex.Pattern;
-import org.apache.iceberg.MetadataUpdate;
-import org.apache.iceberg.RetryableValidationException;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.UpdateRequirement;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableCommit;
@@ -50,16 +29,10 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.NoSuchViewException;
-import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.util.LocationUtil;
-import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,6 +68,11 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   private final Clock clock;
   private final Supplier<String> ids;
   private final AllowedLocations allowed;
+  private final Namespaces namespaces;
+  private final TableEntries tables;
+  private final ViewEntries views;
+  private final MultiTableCommit multiTableCommit;
+  private final DefaultLocations defaultLocations;
 
   /**
    * @param database the entity store
@@ -115,6 +93,12 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     this.clock = clock;
     this.ids = ids;
     this.allowed = AllowedLocations.of(catalog.warehouse(), catalog.properties());
+    this.namespaces = new Namespaces(jdbi, catalog.catalogId(), clock, ids, allowed);
+    this.tables = new TableEntries(jdbi, catalog.catalogId(), clock, namespaces);
+    this.views = new ViewEntries(jdbi, catalog.catalogId(), clock, namespaces);
+    this.multiTableCommit = new MultiTableCommit(jdbi, catalog.catalogId(), clock, allowed,
+        id -> (LetheTableOperations) newTableOps(id));
+    this.defaultLocations = new DefaultLocations(catalog, ids, namespaces);
     initialize(catalog.name(), catalog.properties());
   }
 
@@ -140,7 +124,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    */
   public void checkCreateRequest(String location, Map<String, String> properties) {
     if (properties != null) {
-      properties.forEach((k, v) -> requireString("table property", k, v));
+      properties.forEach((k, v) -> Namespaces.requireString("table property", k, v));
     }
     WriteConfinement.checkCreateRequest(allowed, location, properties);
   }
@@ -180,62 +164,24 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   @Override
   protected String defaultWarehouseLocation(TableIdentifier identifier) {
     EntityNames.checkIdentifier("table", identifier);
-    boolean unique = PropertyUtil.propertyAsBoolean(catalog.properties(), UNIQUE_TABLE_LOCATION, true);
-    // bounded to a file name's 255 bytes: every accepted name gets a directory (docs/design/0401)
-    String dir = unique ? DirectoryNames.of(identifier.name(), "-" + ids.get().replace("-", ""))
-        : DirectoryNames.of(identifier.name());
-    return namespaceLocation(identifier.namespace()) + "/" + dir;
+    return defaultLocations.table(identifier);
   }
 
-  private String namespaceLocation(Namespace namespace) {
-    Map<String, String> props = loadNamespaceMetadata(namespace);
-    String location = props.get("location");
-    if (location != null && !location.isEmpty()) {
-      return stripTrailingSlash(location);
-    }
-    return stripTrailingSlash(catalog.warehouse()) + "/"
-        + String.join("/", java.util.Arrays.stream(namespace.levels()).map(DirectoryNames::of).toList());
-  }
-
-  private static final Pattern TRAILING_SLASHES = Pattern.compile("/+$");
-
-  /**
-   * {@link LocationUtil#stripTrailingSlash}, keeping Lethe's answers where Iceberg's differ: the
-   * root {@code "/"} (and any run of slashes) stays {@code "/"}, a bare {@code "scheme://"} loses
-   * every trailing slash, and {@code ""} stays {@code ""} (docs/design/0220-library-plumbing.md
-   * §Iceberg helpers).
-   *
-   * @param location a location, not null
-   * @return the location without trailing slashes, never empty unless {@code location} is
-   */
+  /** {@link DefaultLocations#stripTrailingSlash}. */
   static String stripTrailingSlash(String location) {
-    if (location.isEmpty()) {
-      return location;
-    }
-    String stripped = LocationUtil.stripTrailingSlash(location);
-    if (stripped.isEmpty()) {
-      return "/";
-    }
-    return stripped.endsWith("/") ? TRAILING_SLASHES.matcher(stripped).replaceFirst("") : stripped;
+    return DefaultLocations.stripTrailingSlash(location);
   }
 
   // ---- tables ----
 
   @Override
   public boolean tableExists(TableIdentifier identifier) {
-    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .flatMap(ns -> new TableDao(h).find(ns.namespaceId(), identifier.name()))
-        .isPresent());
+    return tables.exists(identifier);
   }
 
   @Override
   public List<TableIdentifier> listTables(Namespace namespace) {
-    return jdbi.withHandle(h -> {
-      NamespaceRow ns = requireNamespace(h, namespace);
-      return new TableDao(h).names(ns.namespaceId()).stream()
-          .map(name -> TableIdentifier.of(namespace, name))
-          .toList();
-    });
+    return tables.list(namespace);
   }
 
   /**
@@ -247,8 +193,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @throws NoSuchNamespaceException if the namespace does not exist
    */
   public KeysetPage<TableIdentifier> listTables(Namespace namespace, String after, int size) {
-    return jdbi.withHandle(h -> new TableDao(h).namesPage(requireNamespace(h, namespace).namespaceId(), after, size))
-        .map(name -> TableIdentifier.of(namespace, name));
+    return tables.list(namespace, after, size);
   }
 
   @Override
@@ -279,19 +224,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         return false;
       }
     }
-    boolean deleted = jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> {
-          TableDao tables = new TableDao(h);
-          Optional<TableRow> row = tables.findNameHolderForUpdate(ns.namespaceId(), identifier.name())
-              .filter(r -> r.deletionId() == null);
-          if (row.isEmpty() || tables.delete(ns.namespaceId(), identifier.name()) != 1) {
-            return false;
-          }
-          LocationClaims.release(h, ClaimOwner.table(row.get().tableId()));
-          return true;
-        })
-        .orElse(false));
-    if (!deleted) {
+    if (!tables.dropEntry(identifier)) {
       return false;
     }
     LOG.info("Dropped table {}.{} (purge=false)", catalog.name(), identifier);
@@ -319,37 +252,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   public void renameTable(TableIdentifier from, TableIdentifier to) {
-    EntityNames.checkIdentifier("table", to);
-    if (from.equals(to)) {
-      return;
-    }
-    try {
-      jdbi.useTransaction(h -> {
-        NamespaceRow fromNs = findNamespace(h, catalog.catalogId(), from.namespace())
-            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
-        TableDao tables = new TableDao(h);
-        if (tables.find(fromNs.namespaceId(), from.name()).isEmpty()) {
-          throw new NoSuchTableException("Table does not exist: %s", from);
-        }
-        NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
-            .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
-        if (new ViewDao(h).find(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
-        }
-        if (tables.find(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Table already exists: %s", to);
-        }
-        NameGuards.check(h, catalog.catalogId(), toNs, to);
-        if (tables.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
-          throw new NoSuchTableException("Table does not exist: %s", from);
-        }
-      });
-    } catch (UnableToExecuteStatementException e) {
-      if (SqlErrors.isConstraintViolation(e)) {
-        throw new AlreadyExistsException(e, "Table already exists: %s", to);
-      }
-      throw e;
-    }
+    tables.rename(from, to);
   }
 
   /**
@@ -376,13 +279,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     WriteConfinement.checkTable(allowed, null, next);
     TableRoots roots = TableRoots.of(next);
     WriteConfinement.checkRegisteredMetadataFile(roots, metadataFileLocation);
-    String expected = current.metadataFileLocation();
-    long now = clock.millis();
-    jdbi.useTransaction(h -> {
-      String tableId = LetheTableOperations.swap(h, catalog.catalogId(), identifier, expected, metadataFileLocation, now);
-      // rule 2: the entry now holds the registered table's roots, unless another entry holds them
-      LocationClaims.acquire(h, catalog.catalogId(), ClaimOwner.table(tableId), roots.roots(), now, "Cannot register " + identifier);
-    });
+    tables.repoint(identifier, current.metadataFileLocation(), metadataFileLocation, roots);
     TableOperations fresh = newTableOps(identifier);
     fresh.refresh();
     return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());
@@ -418,59 +315,14 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    *     outside the allowed locations or writes a refused path into metadata (nothing written)
    */
   public void commitTransaction(List<TableCommit> commits) {
-    record Planned(LetheTableOperations ops, TableIdentifier id, TableMetadata base, TableMetadata updated) {}
-    record Staged(TableIdentifier id, String expected, String next, LetheTableOperations.ClaimChange claims) {}
-    List<Planned> planned = new ArrayList<>();
-    for (TableCommit commit : commits) {
-      LetheTableOperations ops = (LetheTableOperations) newTableOps(commit.identifier());
-      TableMetadata base = ops.current();
-      if (base == null) {
-        throw new NoSuchTableException("Table does not exist: %s", commit.identifier());
-      }
-      for (UpdateRequirement requirement : commit.requirements()) {
-        requirement.validate(base);
-      }
-      TableMetadata.Builder builder = TableMetadata.buildFrom(base);
-      try {
-        for (MetadataUpdate update : commit.updates()) {
-          update.applyTo(builder);
-        }
-      } catch (RetryableValidationException e) {
-        throw new CommitFailedException(e, "Validation failed, please retry: %s", e.getMessage());
-      }
-      TableMetadata updated = builder.build();
-      if (!updated.changes().isEmpty()) {
-        // rule 1 for every table before any metadata file is written
-        WriteConfinement.checkTable(allowed, base, updated);
-        planned.add(new Planned(ops, commit.identifier(), base, updated));
-      }
-    }
-    List<Staged> staged = new ArrayList<>();
-    for (Planned p : planned) {
-      // docs/design/0004-a-table-owns-every-root-its-snapshots-use.md
-      LetheTableOperations.ClaimChange claims = p.ops().planClaims(p.base(), p.updated(), "Cannot commit " + p.id());
-      staged.add(new Staged(p.id(), p.base().metadataFileLocation(), p.ops().writeMetadata(p.base(), p.updated()), claims));
-    }
-    long now = clock.millis();
-    jdbi.useTransaction(h -> {
-      List<String> tableIds = new ArrayList<>();
-      for (Staged s : staged) {
-        tableIds.add(LetheTableOperations.swap(h, catalog.catalogId(), s.id(), s.expected(), s.next(), now));
-      }
-      // claims after every row lock (lock order); roots that moved are claimed together
-      for (int i = 0; i < staged.size(); i++) {
-        LetheTableOperations.applyClaims(h, catalog.catalogId(), tableIds.get(i), staged.get(i).claims(), now, "Cannot commit " + staged.get(i).id());
-      }
-    });
+    multiTableCommit.commit(commits);
   }
 
   // ---- views ----
 
   @Override
   public boolean viewExists(TableIdentifier identifier) {
-    return jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .flatMap(ns -> new ViewDao(h).find(ns.namespaceId(), identifier.name()))
-        .isPresent());
+    return views.exists(identifier);
   }
 
   @Override
@@ -497,12 +349,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
 
   @Override
   public List<TableIdentifier> listViews(Namespace namespace) {
-    return jdbi.withHandle(h -> {
-      NamespaceRow ns = requireNamespace(h, namespace);
-      return new ViewDao(h).names(ns.namespaceId()).stream()
-          .map(name -> TableIdentifier.of(namespace, name))
-          .toList();
-    });
+    return views.list(namespace);
   }
 
   /**
@@ -514,8 +361,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @throws NoSuchNamespaceException if the namespace does not exist
    */
   public KeysetPage<TableIdentifier> listViews(Namespace namespace, String after, int size) {
-    return jdbi.withHandle(h -> new ViewDao(h).namesPage(requireNamespace(h, namespace).namespaceId(), after, size))
-        .map(name -> TableIdentifier.of(namespace, name));
+    return views.list(namespace, after, size);
   }
 
   /**
@@ -524,90 +370,24 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    */
   @Override
   public boolean dropView(TableIdentifier identifier) {
-    return jdbi.inTransaction(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
-        .map(ns -> {
-          ViewDao views = new ViewDao(h);
-          Optional<ViewRow> row = views.find(ns.namespaceId(), identifier.name());
-          if (row.isEmpty() || views.delete(ns.namespaceId(), identifier.name()) != 1) {
-            return false;
-          }
-          LocationClaims.release(h, ClaimOwner.view(row.get().viewId()));
-          return true;
-        })
-        .orElse(false));
+    return views.drop(identifier);
   }
 
   @Override
   public void renameView(TableIdentifier from, TableIdentifier to) {
-    EntityNames.checkIdentifier("view", to);
-    if (from.equals(to)) {
-      return;
-    }
-    try {
-      jdbi.useTransaction(h -> {
-        NamespaceRow fromNs = findNamespace(h, catalog.catalogId(), from.namespace())
-            .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", from));
-        ViewDao views = new ViewDao(h);
-        if (views.find(fromNs.namespaceId(), from.name()).isEmpty()) {
-          throw new NoSuchViewException("View does not exist: %s", from);
-        }
-        NamespaceRow toNs = findNamespaceForUpdate(h, catalog.catalogId(), to.namespace())
-            .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", to.namespace()));
-        if (new TableDao(h).find(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
-        }
-        if (views.find(toNs.namespaceId(), to.name()).isPresent()) {
-          throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
-        }
-        NameGuards.check(h, catalog.catalogId(), toNs, to);
-        if (views.rename(fromNs.namespaceId(), from.name(), toNs.namespaceId(), to.name(), clock.millis()) != 1) {
-          throw new NoSuchViewException("View does not exist: %s", from);
-        }
-      });
-    } catch (UnableToExecuteStatementException e) {
-      if (SqlErrors.isConstraintViolation(e)) {
-        throw new AlreadyExistsException(e, "View already exists: %s", to);
-      }
-      throw e;
-    }
+    views.rename(from, to);
   }
 
   // ---- namespaces ----
 
   @Override
   public void createNamespace(Namespace namespace, Map<String, String> metadata) {
-    EntityNames.checkNamespace(namespace);
-    checkProperties(metadata == null ? Map.of() : metadata);
-    WriteConfinement.checkNamespaceLocation(allowed, metadata);
-    long now = clock.millis();
-    try {
-      jdbi.useTransaction(h -> {
-        NamespaceDao namespaces = new NamespaceDao(h);
-        String name = NamespaceNames.encode(namespace);
-        if (namespaces.find(catalog.catalogId(), name).isPresent()) {
-          throw new AlreadyExistsException("Namespace already exists: %s", namespace);
-        }
-        namespaces.insert(new NamespaceRow(ids.get(), catalog.catalogId(), name, NamespaceNames.parentOf(namespace),
-            metadata == null ? Map.of() : metadata, now, now));
-      });
-    } catch (UnableToExecuteStatementException e) {
-      if (SqlErrors.isConstraintViolation(e)) {
-        throw new AlreadyExistsException(e, "Namespace already exists: %s", namespace);
-      }
-      throw e;
-    }
+    namespaces.create(namespace, metadata);
   }
 
   @Override
   public List<Namespace> listNamespaces(Namespace parent) {
-    return jdbi.withHandle(h -> {
-      if (!parent.isEmpty()) {
-        requireNamespace(h, parent);
-      }
-      return new NamespaceDao(h).listChildren(catalog.catalogId(), NamespaceNames.encode(parent)).stream()
-          .map(row -> NamespaceNames.decode(row.name()))
-          .toList();
-    });
+    return namespaces.list(parent);
   }
 
   /**
@@ -621,30 +401,17 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * @throws NoSuchNamespaceException if {@code parent} is not empty and does not exist
    */
   public KeysetPage<Namespace> listNamespaces(Namespace parent, String after, int size) {
-    String parentName = NamespaceNames.encode(parent);
-    String afterName = after == null ? null : parent.isEmpty() ? after : parentName + NamespaceNames.SEPARATOR + after;
-    KeysetPage<Namespace> page = jdbi.withHandle(h -> {
-      if (!parent.isEmpty()) {
-        requireNamespace(h, parent);
-      }
-      return new NamespaceDao(h).listChildrenPage(catalog.catalogId(), parentName, afterName, size)
-          .map(row -> NamespaceNames.decode(row.name()));
-    });
-    // the cursor handed out is the child's own level: the parent is the listing's scope, not its key
-    return new KeysetPage<>(page.items(), page.next().map(name -> {
-      Namespace last = NamespaceNames.decode(name);
-      return last.level(last.length() - 1);
-    }));
+    return namespaces.list(parent, after, size);
   }
 
   @Override
   public Map<String, String> loadNamespaceMetadata(Namespace namespace) {
-    return jdbi.withHandle(h -> requireNamespace(h, namespace).properties());
+    return namespaces.properties(namespace);
   }
 
   @Override
   public boolean namespaceExists(Namespace namespace) {
-    return !namespace.isEmpty() && jdbi.withHandle(h -> findNamespace(h, catalog.catalogId(), namespace).isPresent());
+    return namespaces.exists(namespace);
   }
 
   /**
@@ -656,75 +423,17 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    */
   @Override
   public boolean dropNamespace(Namespace namespace) {
-    if (namespace.isEmpty()) {
-      return false;
-    }
-    return jdbi.inTransaction(h -> {
-      Optional<NamespaceRow> row = findNamespaceForUpdate(h, catalog.catalogId(), namespace);
-      if (row.isEmpty()) {
-        return false;
-      }
-      String id = row.get().namespaceId();
-      if (new TableDao(h).any(id)) {
-        throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains tables", namespace);
-      }
-      if (new ViewDao(h).any(id)) {
-        throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains views", namespace);
-      }
-      RetainedNameGuard.checkNamespaceDrop(h, id, namespace);
-      NamespaceDao namespaces = new NamespaceDao(h);
-      if (!namespaces.listChildren(catalog.catalogId(), row.get().name()).isEmpty()) {
-        throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains namespaces", namespace);
-      }
-      return namespaces.delete(id) == 1;
-    });
+    return namespaces.drop(namespace);
   }
 
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
-    checkProperties(properties);
-    WriteConfinement.checkNamespaceLocation(allowed, properties);
-    return changeProperties(namespace, props -> props.putAll(properties));
-  }
-
-  /** A property's key and value are strings: a JSON null in either is a 400 (IllegalArgumentException). */
-  private static void requireString(String what, String key, String value) {
-    if (key == null || value == null) {
-      throw new IllegalArgumentException("Invalid " + what + " " + key + ": null" + (key == null ? " key" : " value")
-          + "; a key and its value are strings (unset a property through its removals)");
-    }
-  }
-
-  /** Well-formed keys and values that fit the properties column (400 before any write). */
-  private static void checkProperties(Map<String, String> properties) {
-    properties.forEach((k, v) -> {
-      requireString("namespace property", k, v);
-      WellFormedText.check("namespace property key", k);
-      WellFormedText.check("value of namespace property " + k, v);
-    });
-    ColumnLimits.checkNamespaceProperties(properties);
+    return namespaces.setProperties(namespace, properties);
   }
 
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
-    if (properties.stream().anyMatch(java.util.Objects::isNull)) {
-      throw new IllegalArgumentException("Invalid namespace property removal: null; a removal names a property key");
-    }
-    return changeProperties(namespace, props -> props.keySet().removeAll(properties));
-  }
-
-  private boolean changeProperties(Namespace namespace, java.util.function.Consumer<Map<String, String>> change) {
-    return jdbi.inTransaction(h -> {
-      NamespaceRow row = findNamespaceForUpdate(h, catalog.catalogId(), namespace)
-          .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
-      Map<String, String> props = new HashMap<>(row.properties());
-      change.accept(props);
-      if (props.equals(row.properties())) {
-        return false;
-      }
-      checkProperties(props);
-      return new NamespaceDao(h).updateProperties(row.namespaceId(), props, clock.millis()) == 1;
-    });
+    return namespaces.removeProperties(namespace, properties);
   }
 
   @Override
@@ -743,26 +452,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
    * job (docs/design/0201-cleanup-jobs.md §7) before any file is written.
    */
   private void checkNameFree(TableIdentifier identifier) {
-    jdbi.useHandle(h -> findNamespace(h, catalog.catalogId(), identifier.namespace())
+    jdbi.useHandle(h -> Namespaces.find(h, catalog.catalogId(), identifier.namespace())
         .ifPresent(ns -> NameGuards.check(h, catalog.catalogId(), ns, identifier)));
-  }
-
-  static Optional<NamespaceRow> findNamespace(Handle h, String catalogId, Namespace namespace) {
-    if (namespace.isEmpty()) {
-      return Optional.empty();
-    }
-    return new NamespaceDao(h).find(catalogId, NamespaceNames.encode(namespace));
-  }
-
-  static Optional<NamespaceRow> findNamespaceForUpdate(Handle h, String catalogId, Namespace namespace) {
-    if (namespace.isEmpty()) {
-      return Optional.empty();
-    }
-    return new NamespaceDao(h).findForUpdate(catalogId, NamespaceNames.encode(namespace));
-  }
-
-  private NamespaceRow requireNamespace(Handle h, Namespace namespace) {
-    return findNamespace(h, catalog.catalogId(), namespace)
-        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
   }
 }
