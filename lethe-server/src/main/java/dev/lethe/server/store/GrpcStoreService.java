@@ -1,30 +1,34 @@
 package dev.lethe.server.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static dev.lethe.server.store.GrpcMessages.after;
+import static dev.lethe.server.store.GrpcMessages.author;
+import static dev.lethe.server.store.GrpcMessages.batchReply;
+import static dev.lethe.server.store.GrpcMessages.blobHash;
+import static dev.lethe.server.store.GrpcMessages.chunks;
+import static dev.lethe.server.store.GrpcMessages.deleteReply;
+import static dev.lethe.server.store.GrpcMessages.encode;
+import static dev.lethe.server.store.GrpcMessages.expected;
+import static dev.lethe.server.store.GrpcMessages.key;
+import static dev.lethe.server.store.GrpcMessages.prefix;
+import static dev.lethe.server.store.GrpcMessages.putReply;
+import static dev.lethe.server.store.GrpcMessages.rawBatch;
+import static dev.lethe.server.store.GrpcMessages.recordReply;
+
 import com.google.protobuf.ByteString;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.server.http.ErrorMapper;
-import dev.lethe.store.core.Committed;
-import dev.lethe.store.core.Conflict;
-import dev.lethe.store.core.DeleteResult;
-import dev.lethe.store.core.Deleted;
 import dev.lethe.store.core.KeyPrefix;
 import dev.lethe.store.core.Page;
-import dev.lethe.store.core.PutResult;
-import dev.lethe.store.core.RawPut;
 import dev.lethe.store.core.Record;
 import dev.lethe.store.core.RecordKey;
 import dev.lethe.store.core.Revision;
 import dev.lethe.store.core.blob.BlobRef;
 import dev.lethe.store.core.format.CorruptRecordException;
 import dev.lethe.store.core.format.DraftJson;
-import dev.lethe.store.core.format.RecordJson;
-import dev.lethe.store.core.format.RevisionJson;
 import dev.lethe.store.core.format.StrictJson;
 import dev.lethe.store.core.ledger.LedgerJson;
 import dev.lethe.store.core.ledger.PurgeLogPage;
 import dev.lethe.store.grpc.GrpcWire;
-import dev.lethe.store.grpc.proto.BatchOutcome;
 import dev.lethe.store.grpc.proto.ForgetPeerReply;
 import dev.lethe.store.grpc.proto.ForgetPeerRequest;
 import dev.lethe.store.grpc.proto.LedgerInfoReply;
@@ -43,7 +47,6 @@ import dev.lethe.store.grpc.proto.BlobInfo;
 import dev.lethe.store.grpc.proto.BlobRequest;
 import dev.lethe.store.grpc.proto.DeleteReply;
 import dev.lethe.store.grpc.proto.DeleteRequest;
-import dev.lethe.store.grpc.proto.Expected;
 import dev.lethe.store.grpc.proto.GetBlobReply;
 import dev.lethe.store.grpc.proto.HasBlobReply;
 import dev.lethe.store.grpc.proto.InfoReply;
@@ -71,7 +74,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -84,9 +86,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The store's gRPC calls (docs/design/0141-grpc-transport.md): each parses its request, makes one
  * {@link StoreService} call — the same service, access checks and author stamping as the HTTP
- * routes — and maps the outcome. Committed / Deleted are replies; a Conflict is {@code ABORTED}
- * with the stored record in the {@link GrpcWire#CONFLICT_RECORD} trailer; NotFound on a put is
- * {@code FAILED_PRECONDITION}. Failures are classified as on HTTP ({@link ErrorMapper}): {@link
+ * routes — and maps the outcome; {@link GrpcMessages} reads the requests and writes the replies.
+ * Committed / Deleted are replies; a Conflict is {@code ABORTED} with the stored record in the
+ * {@link GrpcWire#CONFLICT_RECORD} trailer; NotFound on a put is {@code FAILED_PRECONDITION}. Failures are classified as on HTTP ({@link ErrorMapper}): {@link
  * IllegalArgumentException} → {@code INVALID_ARGUMENT}, {@link NotAuthorizedException} → {@code
  * UNAUTHENTICATED}, {@link ForbiddenException} → {@code PERMISSION_DENIED}, anything while the
  * server stops or {@link UncheckedIOException} → {@code UNAVAILABLE}, {@link
@@ -101,8 +103,6 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
 
   /** The raw {@code authorization} header of the current call, set by {@link GrpcStoreServer}. */
   static final Context.Key<String> AUTHORIZATION = Context.key("lethe-authorization");
-
-  private static final RecordJson JSON = new RecordJson();
 
   private final StoreService service;
   private final StoreLedgerService ledger;
@@ -168,7 +168,7 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
    * Streams raw records: with {@code page_size} 1 to the largest page, exactly the store's one
    * page ({@code more} on the last chunk when another follows); with {@code page_size} 0 every
    * record, a store page of {@value GrpcWire#CHUNK} at a time. A page goes out in chunks of at
-   * most {@value #CHUNK_BYTES} bytes of records (a single larger record alone).
+   * most {@value GrpcMessages#CHUNK_BYTES} bytes of records (a single larger record alone).
    */
   @Override
   public void listRaw(ListRequest request, StreamObserver<ListChunk> out) {
@@ -178,12 +178,12 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
       Optional<RecordKey> after = after(request);
       if (request.getPageSize() != 0) {
         Page p = service.listRaw(auth, prefix, after, Page.checkLimit(request.getPageSize()));
-        send(out, p.records(), p.next().isPresent());
+        chunks(p.records(), p.next().isPresent(), out::onNext);
       } else {
         Page p;
         do {
           p = service.listRaw(auth, prefix, after, GrpcWire.CHUNK);
-          send(out, p.records(), false);
+          chunks(p.records(), false, out::onNext);
           after = p.next();
         } while (after.isPresent());
       }
@@ -191,25 +191,6 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
     } catch (RuntimeException e) {
       out.onError(status("ListRaw", e));
     }
-  }
-
-  /** Bytes of records in one {@link ListChunk}, well under any message limit. */
-  static final int CHUNK_BYTES = 1 << 20;
-
-  private static void send(StreamObserver<ListChunk> out, List<Record> records, boolean more) {
-    ListChunk.Builder b = ListChunk.newBuilder();
-    long bytes = 0;
-    for (Record r : records) {
-      ByteString encoded = encode(r);
-      if (b.getRecordJsonCount() > 0 && bytes + encoded.size() > CHUNK_BYTES) {
-        out.onNext(b.build());
-        b = ListChunk.newBuilder();
-        bytes = 0;
-      }
-      b.addRecordJson(encoded);
-      bytes += encoded.size();
-    }
-    out.onNext(b.setMore(more).build());
   }
 
   @Override
@@ -239,41 +220,8 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
   @Override
   public void putRawBatch(PutRawBatchRequest request, StreamObserver<PutRawBatchReply> out) {
     unary("PutRawBatch", out, auth -> {
-      String namespace = new KeyPrefix(request.getNamespace(), null).namespace();
-      int n = request.getItemsCount();
-      if (n == 0 || n > StoreService.MAX_BATCH_ITEMS) {
-        throw new IllegalArgumentException("Invalid batch: " + n + " items, expected 1 to "
-            + StoreService.MAX_BATCH_ITEMS + " (nothing written)");
-      }
-      List<RawPut> items = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        PutRequest item = request.getItems(i);
-        try {
-          Record r = StoreRequests.rawRecord(item.getRecordJson().toByteArray(), key(item.getKey()));
-          if (!r.key().namespace().equals(namespace)) {
-            throw new IllegalArgumentException("its key " + r.key() + " is not in the batch's namespace " + namespace);
-          }
-          dev.lethe.store.core.planner.RawPutPlanner.problem(r).ifPresent(problem -> {
-            throw new IllegalArgumentException("record " + r.key() + ": " + problem);
-          });
-          items.add(new RawPut(r, expected(item.hasExpected(), item.getExpected())));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("Invalid batch item " + i + ": " + e.getMessage() + " (nothing written)", e);
-        }
-      }
-      PutRawBatchReply.Builder b = PutRawBatchReply.newBuilder();
-      for (PutResult result : service.putRawBatch(auth, namespace, items)) {
-        BatchOutcome.Builder o = BatchOutcome.newBuilder();
-        if (result instanceof Committed c) {
-          o.setKind(BatchOutcome.Kind.COMMITTED).setRecordJson(encode(c.record()));
-        } else if (result instanceof Conflict c) {
-          o.setKind(BatchOutcome.Kind.CONFLICT).setRecordJson(encode(c.current()));
-        } else {
-          o.setKind(BatchOutcome.Kind.NOT_FOUND);
-        }
-        b.addOutcomes(o);
-      }
-      return b.build();
+      GrpcMessages.RawBatch batch = rawBatch(request);
+      return batchReply(service.putRawBatch(auth, batch.namespace(), batch.items()));
     });
   }
 
@@ -407,96 +355,6 @@ final class GrpcStoreService extends LetheStoreGrpc.LetheStoreImplBase {
     unary("TrimPurged", out, auth -> TrimPurgedReply.newBuilder()
         .setRemoved(ledger.trimPurged(auth, () -> StoreLedgerService.notNegative(request.getBeforeMs(), "before_ms")))
         .build());
-  }
-
-  // ---- parsing ------------------------------------------------------------------------------
-
-  private static RecordKey key(String text) {
-    return RecordKey.parse(text);
-  }
-
-  private static KeyPrefix prefix(ListRequest r) {
-    return prefix(r.getNamespace(), r.getCollection());
-  }
-
-  private static KeyPrefix prefix(String namespace, String collection) {
-    if (namespace.isEmpty()) {
-      if (!collection.isEmpty()) {
-        throw new IllegalArgumentException("Invalid listing: a collection needs a namespace");
-      }
-      return KeyPrefix.all();
-    }
-    return new KeyPrefix(namespace, collection.isEmpty() ? null : collection);
-  }
-
-  private static Optional<RecordKey> after(ListRequest r) {
-    return r.getStartAfter().isEmpty() ? Optional.empty() : Optional.of(RecordKey.parse(r.getStartAfter()));
-  }
-
-  private static Optional<Revision> expected(boolean present, Expected e) {
-    return present ? Optional.of(RevisionJson.parse(e.getRevision())) : Optional.empty();
-  }
-
-  /** {@code author_json}: empty for none, else a JSON string naming the claimed deleter. */
-  private static Optional<String> author(String json) {
-    if (json.isEmpty()) {
-      return Optional.empty();
-    }
-    JsonNode n = StrictJson.read(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), "author_json");
-    if (n.isNull()) {
-      return Optional.empty();
-    }
-    if (!n.isTextual() || n.textValue().isBlank()) {
-      throw new IllegalArgumentException("Invalid author_json: expected a non-empty JSON string or null");
-    }
-    return Optional.of(n.textValue());
-  }
-
-  private static String blobHash(String hash) {
-    if (!dev.lethe.store.core.ContentHash.isValid(hash)) {
-      throw new IllegalArgumentException("Invalid blob hash '" + StoreRequests.printable(hash)
-          + "': expected 64 lowercase hex characters (the SHA-256 of the content)");
-    }
-    return hash;
-  }
-
-  // ---- answers ------------------------------------------------------------------------------
-
-  private static ByteString encode(Record r) {
-    return ByteString.copyFrom(JSON.encode(r));
-  }
-
-  private static RecordReply recordReply(Optional<Record> r) {
-    return r.map(rec -> RecordReply.newBuilder().setFound(true).setRecordJson(encode(rec)).build())
-        .orElse(RecordReply.getDefaultInstance());
-  }
-
-  private static PutReply putReply(PutResult result, boolean creating) {
-    if (result instanceof Committed c) {
-      return PutReply.newBuilder().setRecordJson(encode(c.record())).setCreated(creating).build();
-    }
-    if (result instanceof Conflict c) {
-      throw conflict(c.current());
-    }
-    throw Status.FAILED_PRECONDITION
-        .withDescription("Not found: the key holds no record to match the expected revision (nothing written)")
-        .asRuntimeException();
-  }
-
-  private static DeleteReply deleteReply(DeleteResult result) {
-    if (result instanceof Conflict c) {
-      throw conflict(c.current());
-    }
-    return ((Deleted) result).tombstone()
-        .map(t -> DeleteReply.newBuilder().setWritten(true).setRecordJson(encode(t)).build())
-        .orElse(DeleteReply.getDefaultInstance());
-  }
-
-  private static StatusRuntimeException conflict(Record stored) {
-    Metadata trailers = new Metadata();
-    trailers.put(GrpcWire.CONFLICT_RECORD, JSON.encode(stored));
-    return Status.ABORTED.withDescription("Conflict: " + stored.key() + " is at revision "
-        + RevisionJson.format(stored.revision()) + " (nothing written)").asRuntimeException(trailers);
   }
 
   /**
