@@ -4,6 +4,8 @@ import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.ColumnLimits;
 import dev.lethe.catalog.entity.KeysetPage;
+import dev.lethe.catalog.entity.TableRow;
+import dev.lethe.catalog.entity.ViewRow;
 import dev.lethe.catalog.jobs.PurgeJobExecutor;
 import dev.lethe.catalog.jobs.TablePurge;
 import dev.lethe.catalog.location.AllowedLocations;
@@ -69,8 +71,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
   private final Supplier<String> ids;
   private final AllowedLocations allowed;
   private final Namespaces namespaces;
-  private final TableEntries tables;
-  private final ViewEntries views;
+  private final Entries<TableRow> tables;
+  private final Entries<ViewRow> views;
   private final MultiTableCommit multiTableCommit;
   private final DefaultLocations defaultLocations;
 
@@ -94,8 +96,8 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     this.ids = ids;
     this.allowed = AllowedLocations.of(catalog.warehouse(), catalog.properties());
     this.namespaces = new Namespaces(jdbi, catalog.catalogId(), clock, ids, allowed);
-    this.tables = new TableEntries(jdbi, catalog.catalogId(), clock, namespaces);
-    this.views = new ViewEntries(jdbi, catalog.catalogId(), clock, namespaces);
+    this.tables = Entries.tables(jdbi, catalog.catalogId(), clock, namespaces);
+    this.views = Entries.views(jdbi, catalog.catalogId(), clock, namespaces);
     this.multiTableCommit = new MultiTableCommit(jdbi, catalog.catalogId(), clock, allowed,
         id -> (LetheTableOperations) newTableOps(id));
     this.defaultLocations = new DefaultLocations(catalog, ids, namespaces);
@@ -224,7 +226,7 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
         return false;
       }
     }
-    if (!tables.dropEntry(identifier)) {
+    if (!tables.drop(identifier)) {
       return false;
     }
     LOG.info("Dropped table {}.{} (purge=false)", catalog.name(), identifier);
@@ -272,14 +274,14 @@ public final class LetheCatalog extends BaseMetastoreViewCatalog implements Supp
     if (!overwrite || !tableExists(identifier)) {
       return registerTable(identifier, metadataFileLocation);
     }
-    TableOperations ops = newTableOps(identifier);
+    LetheTableOperations ops = (LetheTableOperations) newTableOps(identifier);
     TableMetadata current = ops.current();
     // fail before any change if unreadable, outside the allowed locations or outside its own roots
     TableMetadata next = RegisteredMetadata.readTable(ops.io(), identifier, metadataFileLocation);
     WriteConfinement.checkTable(allowed, null, next);
     TableRoots roots = TableRoots.of(next);
     WriteConfinement.checkRegisteredMetadataFile(roots, metadataFileLocation);
-    tables.repoint(identifier, current.metadataFileLocation(), metadataFileLocation, roots);
+    ops.repoint(current.metadataFileLocation(), metadataFileLocation, roots);
     TableOperations fresh = newTableOps(identifier);
     fresh.refresh();
     return new BaseTable(fresh, fullTableName(name(), identifier), metricsReporter());

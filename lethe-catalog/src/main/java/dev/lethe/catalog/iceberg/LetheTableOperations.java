@@ -204,6 +204,21 @@ final class LetheTableOperations extends BaseMetastoreTableOperations {
   }
 
   /**
+   * Points the table's entry at a registered metadata file (checked by the caller), in one
+   * transaction with the claims of its roots.
+   *
+   * @param expected the metadata location the entry must still hold
+   */
+  void repoint(String expected, String metadataFileLocation, TableRoots roots) {
+    long now = entry.clock.millis();
+    jdbi.useTransaction(h -> {
+      String tableId = swap(h, catalogId, identifier, expected, metadataFileLocation, now);
+      // rule 2: the entry now holds the registered table's roots, unless another entry holds them
+      LocationClaims.acquire(h, catalogId, ClaimOwner.table(tableId), roots.roots(), now, "Cannot register " + identifier);
+    });
+  }
+
+  /**
    * Checks and writes the metadata of a staged multi-table commit and returns its location.
    *
    * @throws dev.lethe.catalog.location.InvalidLocationException if the commit sets a refused location
