@@ -4,16 +4,22 @@ import dev.lethe.server.LetheServer;
 import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.config.ConfigException;
 import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.OperationsConfig;
 import dev.lethe.server.config.ServerConfigLoader;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code lethe server}: runs the catalog and the store routes until SIGTERM.
@@ -29,6 +35,8 @@ import picocli.CommandLine.Spec;
     footer = {"  0  stopped by SIGTERM or Ctrl-C", "  1  cannot start (port in use, database unreachable)",
         "  2  invalid setting or option (one line naming the key)"})
 final class ServerCommand implements Callable<Integer> {
+  // the server's start-up and stop lines are LetheServer's
+  private static final Logger LOG = LoggerFactory.getLogger(LetheServer.class);
 
   @Spec CommandSpec spec;
 
@@ -61,6 +69,22 @@ final class ServerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ServerConfig config = null;
     LetheServer server;
+    // SIGHUP re-reads the auth file (docs/design/0425-auth-file-reload.md); the handler is in place
+    // before the server answers, so a HUP right after start is a reload, never the JVM's default exit
+    AtomicReference<LetheServer> started = new AtomicReference<>();
+    boolean hupIgnored = false;
+    try {
+      SignalHandler before = Signal.handle(new Signal("HUP"), signal -> {
+        LetheServer s = started.get();
+        if (s != null) {
+          s.reloadAuth();
+        }
+      });
+      // a SIGHUP ignored when the JVM started (nohup) stays ignored: the handler above never runs
+      hupIgnored = before == SignalHandler.SIG_IGN;
+    } catch (IllegalArgumentException unsupported) {
+      // no SIGHUP here: the file is still looked at every lethe.auth.reload-interval-ms
+    }
     try {
       config = ServerConfigLoader.load(cliValues(), System.getenv(), configFile);
       server = LetheServer.start(config);
@@ -77,16 +101,19 @@ final class ServerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "lethe-shutdown"));
     for (String name : new String[] {"TERM", "INT"}) {
       try {
-        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopRequested.countDown());
+        Signal.handle(new Signal(name), signal -> stopRequested.countDown());
       } catch (IllegalArgumentException unsupported) {
         // the platform has no such signal: the shutdown hook stops the server (exit 128 + signal)
       }
     }
-    try {
-      // the auth file is re-read at once (docs/design/0425-auth-file-reload.md); the JVM would otherwise exit on SIGHUP
-      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> server.reloadAuth());
-    } catch (IllegalArgumentException unsupported) {
-      // no SIGHUP here: the file is still looked at every lethe.auth.reload-interval-ms
+    started.set(server);
+    if (hupIgnored && config.authFile() != null) {
+      long intervalMs = OperationsConfig.authReloadIntervalMs(config.properties());
+      LOG.warn("SIGHUP is ignored by this process (started under nohup?): {}", intervalMs > 0
+          ? "the auth file is re-read only when it changes, looked at every " + intervalMs + " ms ("
+              + ConfigKeys.AUTH_RELOAD_INTERVAL_MS + ")"
+          : "the auth file is never re-read; set " + ConfigKeys.AUTH_RELOAD_INTERVAL_MS
+              + " above 0 or start the server with SIGHUP not ignored");
     }
     stopRequested.await();
     server.close();

@@ -40,11 +40,21 @@ public final class LetheProcess implements AutoCloseable {
    */
   public static LetheProcess start(int port, Path dataDir, Path log, List<String> extraArgs, java.util.Map<String, String> env)
       throws IOException, InterruptedException {
+    return start(List.of(), port, dataDir, log, extraArgs, env);
+  }
+
+  /**
+   * {@link #start(int, Path, Path, List, java.util.Map)} run through a launcher, e.g. {@code env
+   * --ignore-signal=HUP}: {@code launcher} comes before {@code java} on the command line.
+   */
+  public static LetheProcess start(List<String> launcher, int port, Path dataDir, Path log, List<String> extraArgs,
+      java.util.Map<String, String> env) throws IOException, InterruptedException {
     String jar = System.getProperty("lethe.it.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException("lethe.it.jar does not name the shaded lethe jar: " + jar);
     }
-    List<String> cmd = new ArrayList<>(List.of(
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-jar", jar,
         "server", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
     cmd.addAll(extraArgs);

@@ -20,10 +20,15 @@ final class ServerFixture implements AutoCloseable {
   }
 
   static ServerFixture start(String name, Map<String, String> env) throws Exception {
+    return start(List.of(), name, env);
+  }
+
+  /** A server run through {@code launcher} (e.g. {@code env --ignore-signal=HUP}), see {@link LetheProcess}. */
+  static ServerFixture start(List<String> launcher, String name, Map<String, String> env) throws Exception {
     Path work = Path.of(System.getProperty("lethe.it.work-dir", "target/it"));
     Files.createDirectories(work);
     Path dataDir = Files.createTempDirectory(work, name + "-");
-    LetheProcess p = LetheProcess.start(freePort(), dataDir, dataDir.resolve("server.log"), List.of(), env);
+    LetheProcess p = LetheProcess.start(launcher, freePort(), dataDir, dataDir.resolve("server.log"), List.of(), env);
     return new ServerFixture(p, dataDir);
   }
 
