@@ -62,7 +62,7 @@ public final class LocalFileIO implements DelegateFileIO {
   /**
    * Creates an uninitialised FileIO that follows no link below {@code files}' anchors.
    *
-   * @param files the confinement, not null (see {@link FileIOFactory#create})
+   * @param files the confinement, not null (lethe-catalog's {@code FileIOFactory} anchors it at the warehouse)
    */
   public LocalFileIO(ConfinedLocalFiles files) {
     this.files = Objects.requireNonNull(files, "Cannot create LocalFileIO: confinement is null");
