@@ -3,6 +3,9 @@ package dev.lethe.catalog.io;
 import dev.lethe.catalog.location.InvalidLocationException;
 import dev.lethe.catalog.location.LocationPath;
 import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -38,9 +41,12 @@ import org.apache.iceberg.io.FileIO;
  * moment, before or during the operation, makes the open fail instead of leading elsewhere. A path
  * below no anchor is confined to the file system root: no component of it may be a link.
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe. Serializable as its anchors' path strings, so a {@link LocalFileIO}
+ * that an engine ships to its workers (Spark broadcasts the table with its FileIO) keeps its
+ * confinement there (docs/design/0435-lethe-fileio-client-artifact.md).
  */
-public final class ConfinedLocalFiles {
+public final class ConfinedLocalFiles implements Serializable {
+  private static final long serialVersionUID = 1L;
   private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
   private static final Path FS_ROOT = Path.of("/");
 
@@ -76,6 +82,21 @@ public final class ConfinedLocalFiles {
   /** The confining directories, deepest first, the file system root last. */
   public List<Path> anchors() {
     return anchors;
+  }
+
+  // a Path is not Serializable: the serialized form is the anchors' strings, root left out
+  private Object writeReplace() {
+    return new SerializedForm(anchors.stream().filter(a -> !a.equals(FS_ROOT)).map(Path::toString).toList());
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("ConfinedLocalFiles is read through its serialized form only");
+  }
+
+  private record SerializedForm(List<String> anchors) implements Serializable {
+    private Object readResolve() {
+      return anchors.isEmpty() ? STRICT : new ConfinedLocalFiles(anchors.stream().map(Path::of).toList());
+    }
   }
 
   /**
