@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every read, write, delete and listing follows no symbolic link below the catalog's allowed
  * locations ({@link ConfinedLocalFiles}): a location reached through one is refused with an {@link
  * InvalidLocationException} (docs/design/0007-no-symbolic-link-below-the-warehouse.md).
+ *
+ * <p>Clients load it by {@code io-impl} from the {@code lethe-fileio} jar, which depends on nothing
+ * but Iceberg's API and SLF4J (docs/design/0435-lethe-fileio-client-artifact.md).
  */
 public final class LocalFileIO implements DelegateFileIO {
   private static final Logger LOG = LoggerFactory.getLogger(LocalFileIO.class);
