@@ -26,10 +26,12 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replicas on one PostgreSQL catalog with no store configured serve one store, the store of the
+ * Replicas on one PostgreSQL (or MariaDB) catalog with no store configured serve one store, the store of the
  * catalog database; a local store on a shared catalog is warned about; an old default store that
  * holds records stops start-up (docs/design/0434-one-store-for-every-replica.md, docs/deploy.md).
  */
@@ -53,9 +55,10 @@ class ReplicasShareOneStoreTest {
         ServerConfig.DEFAULT_MAX_REQUEST_BYTES, null, all);
   }
 
-  @Test
-  void twoReplicasOnOnePostgresCatalogWithNoStoreConfiguredServeOneStore() throws Exception {
-    String url = databases.create("postgresql", dir);
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "mariadb"})
+  void twoReplicasOnOneSharedCatalogWithNoStoreConfiguredServeOneStore(String backend) throws Exception {
+    String url = databases.create(backend, dir);
     // the second replica names its user apart from the URL, as lethe.jdbc.user does: the store gets it too
     Matcher user = Pattern.compile("([?&])user=([^&]*)&?").matcher(url);
     String urlB = user.find() ? user.replaceFirst("$1").replaceAll("[?&]$", "") : url;
