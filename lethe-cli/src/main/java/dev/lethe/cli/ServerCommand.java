@@ -62,7 +62,7 @@ final class ServerCommand implements Callable<Integer> {
   String jdbcPassword;
 
   @Option(names = "--store-uri", paramLabel = "URI",
-      description = "Store served under /store/v1: file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or s3://bucket/prefix (default: file:<data-dir>/store; key lethe.store.uri).")
+      description = "Store served under /store/v1: file:DIR, git:DIR, jdbc:postgresql://…, jdbc:mariadb://…, jdbc:h2:… or s3://bucket/prefix (default: the catalog database when --jdbc-url is PostgreSQL or MariaDB, else file:<data-dir>/store; key lethe.store.uri).")
   String storeUri;
 
   @Override

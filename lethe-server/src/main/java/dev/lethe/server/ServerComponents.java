@@ -82,10 +82,14 @@ final class ServerComponents implements AutoCloseable {
     this.opened = opened;
     // before either side of the purge <-> expiry wake-up exists
     Wakeups wakeups = new Wakeups();
+    // before the catalog database opens: a refused store choice stops start-up with nothing opened
+    storeSettings = StoreConfig.settings(config);
+    // one line at every start: replicas on a shared catalog that each serve a local store
+    // (docs/design/0434-one-store-for-every-replica.md)
+    StoreConfig.choice(config).warning().ifPresent(LOG::warn);
     database = opened.add(CatalogDatabase.open(new DatabaseSettings(
         config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize())));
     AsyncPurgeSettings purgeSettings = AsyncPurgeConfig.settings(config.properties());
-    storeSettings = StoreConfig.settings(config.properties(), config.dataDir());
     store = storeSettings.open(clock);
     if (store instanceof AutoCloseable closeable) {
       opened.add(closeable);

@@ -3,6 +3,7 @@ package dev.lethe.server;
 import dev.lethe.server.config.ServerConfig;
 
 import dev.lethe.server.config.ConfigException;
+import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.config.ConfigKeys;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -56,9 +57,17 @@ final class WritablePaths {
       targets.add(new Target(what + " directory", file.toAbsolutePath().getParent(), false));
       targets.add(new Target(what + " file", file, true));
     });
-    storeDirectory(config.properties().getOrDefault(ConfigKeys.STORE_URI, "file:" + config.dataDir().resolve("store")))
-        .ifPresent(dir -> targets.add(new Target("store directory (" + ConfigKeys.STORE_URI + ")", dir, false)));
+    storeUri(config).flatMap(WritablePaths::storeDirectory).ifPresent(dir -> targets.add(new Target("store directory (" + ConfigKeys.STORE_URI + ")", dir, false)));
     return targets;
+  }
+
+  /** The store URI a configuration serves; empty when start-up refuses it (with its own message, later). */
+  private static Optional<String> storeUri(ServerConfig config) {
+    try {
+      return Optional.of(StoreConfig.choice(config).uri());
+    } catch (ConfigException e) {
+      return Optional.empty();
+    }
   }
 
   /**

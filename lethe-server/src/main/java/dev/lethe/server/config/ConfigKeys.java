@@ -60,7 +60,11 @@ public final class ConfigKeys {
 
   /** Prefix of the store keys (docs/store.md "The store server"). */
   public static final String STORE = "lethe.store.";
-  /** The store served under {@code /store/v1/}: a {@code file:}, {@code git:}, {@code jdbc:} or {@code s3:} store URI; default {@code file:<data-dir>/store}. */
+  /**
+   * The store served under {@code /store/v1/}: a {@code file:}, {@code git:}, {@code jdbc:} or {@code s3:} store URI;
+   * default the catalog's database when {@link #JDBC_URL} is PostgreSQL or MariaDB, else {@code file:<data-dir>/store}
+   * ({@link StoreChoice}).
+   */
   public static final String STORE_URI = STORE + "uri";
   /** Ancestors kept per record by the served store, at least 1; default 32. */
   public static final String STORE_ANCESTOR_CAP = STORE + "ancestor-cap";

@@ -118,13 +118,14 @@ public final class ServerConfigLoader {
     AsyncPurgeConfig.settings(values); // fail start-up on a bad async purge key
     AsyncPurgeConfig.encryptionKey(values);
     SoftDeleteConfig.settings(values); // fail start-up on a bad soft deletion key
-    StoreConfig.settings(values, dataDir); // and on a bad store key
     StoreConfig.grpcPort(values, port); // and on a bad gRPC port
     OperationsConfig.metricsPublic(values);
     OperationsConfig.shutdownTimeoutMs(values);
-    return new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
+    ServerConfig config = new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);
+    StoreConfig.settings(config); // and on a bad store key, or an old default store the new default would set aside
+    return config;
   }
 
   /**

@@ -6,8 +6,12 @@ import dev.lethe.store.jdbc.JdbcUrls;
 import dev.lethe.store.jdbc.JdbcVendor;
 import dev.lethe.store.s3.S3Location;
 import dev.lethe.store.s3.S3Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Reads the {@code lethe.store.*} keys (docs/store.md "The store server") into {@link
@@ -20,15 +24,62 @@ public final class StoreConfig {
   static final int MAX_ANCESTOR_CAP = 100_000;
 
   /**
-   * @param values resolved configuration keys
-   * @param dataDir the server's data directory, home of the default store {@code file:<data-dir>/store}
+   * The store a configuration serves ({@link StoreChoice}; docs/design/0434-one-store-for-every-replica.md).
+   *
+   * @throws ConfigException when the choice is a {@link StoreChoice.Refuse}: the old default store
+   *     holds records and the new default would set it aside
+   */
+  public static StoreChoice.Serve choice(ServerConfig config) {
+    String configured = config.properties().get(ConfigKeys.STORE_URI);
+    Path legacy = legacyDirectory(config.dataDir());
+    String legacyUri = "file:" + legacy;
+    // only looked at when it can change the answer: a configured store or an H2 catalog never refuses
+    boolean holds = configured == null && StoreChoice.catalogStoreUri(config.effectiveJdbcUrl()).isPresent()
+        && holdsRecords(legacy);
+    StoreChoice choice = StoreChoice.decide(config.effectiveJdbcUrl(), configured == null ? null : configured.trim(),
+        legacyUri, holds);
+    if (choice instanceof StoreChoice.Refuse refuse) {
+      throw new ConfigException(refuse.message());
+    }
+    return (StoreChoice.Serve) choice;
+  }
+
+  /** The old (and, on an H2 catalog, current) default store directory, {@code <data-dir>/store}, absolute. */
+  static Path legacyDirectory(Path dataDir) {
+    return dataDir.toAbsolutePath().normalize().resolve("store");
+  }
+
+  /**
+   * Whether a {@code file:} store directory holds at least one record (a tombstone counts): a
+   * {@code <namespace>/<collection>/<id>.json} file outside {@code _blobs/} and {@code ~ledger/}.
+   * A missing directory holds none.
+   *
+   * @throws ConfigException if the directory cannot be read
+   */
+  static boolean holdsRecords(Path storeDir) {
+    if (!Files.isDirectory(storeDir)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.find(storeDir, 3, (path, attrs) -> attrs.isRegularFile()
+        && storeDir.relativize(path).getNameCount() == 3
+        && path.getFileName().toString().endsWith(".json")
+        && !storeDir.relativize(path).getName(0).toString().equals("_blobs")
+        && !storeDir.relativize(path).getName(0).toString().startsWith("~"))) {
+      return files.findAny().isPresent();
+    } catch (IOException | UncheckedIOException e) {
+      throw new ConfigException("Cannot read the old default store " + storeDir + " to choose the store: " + e.getMessage());
+    }
+  }
+
+  /**
+   * @param config the resolved configuration; its catalog database and data directory decide the
+   *     default store ({@link #choice})
    * @throws ConfigException naming the key of a bad value; a URI is quoted without its password
    */
-  public static StoreSettings settings(Map<String, String> values, Path dataDir) {
-    String uri = values.get(ConfigKeys.STORE_URI);
-    if (uri == null) {
-      uri = "file:" + dataDir.toAbsolutePath().normalize().resolve("store");
-    }
+  public static StoreSettings settings(ServerConfig config) {
+    StoreChoice.Serve choice = choice(config);
+    Map<String, String> values = config.properties();
+    String uri = choice.uri();
     uri = uri.trim();
     if (uri.startsWith("jdbc:")) {
       if (!JdbcVendor.supports(uri)) {
@@ -65,7 +116,9 @@ public final class StoreConfig {
     int pool = (int) ConfigNumbers.number(values, ConfigKeys.STORE_POOL_SIZE, 10, 1, 1000);
     String clock = values.get(ConfigKeys.STORE_TESTING_CLOCK_FILE);
     Path clockFile = clock == null || clock.isBlank() ? null : Path.of(clock.trim());
-    return new StoreSettings(uri, cap, pool, clockFile, s3Settings(values));
+    return choice.inCatalogDatabase()
+        ? new StoreSettings(uri, cap, pool, clockFile, s3Settings(values), config.jdbcUser(), config.jdbcPassword())
+        : new StoreSettings(uri, cap, pool, clockFile, s3Settings(values), null, null);
   }
 
   private static Map<String, String> s3Settings(Map<String, String> values) {

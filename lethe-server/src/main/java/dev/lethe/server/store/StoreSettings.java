@@ -21,8 +21,12 @@ import java.util.Optional;
  *     for the system clock
  * @param s3 the {@code lethe.store.s3.*} keys of an {@code s3:} store (may hold a secret, never
  *     printed); empty for the others
+ * @param user database user of a {@code jdbc:} store opened with the catalog's credentials
+ *     ({@code lethe.jdbc.user}), null to use the URI's own
+ * @param password its password, null for none; never printed
  */
-public record StoreSettings(String uri, int ancestorCap, int poolSize, Path clockFile, Map<String, String> s3) {
+public record StoreSettings(String uri, int ancestorCap, int poolSize, Path clockFile, Map<String, String> s3,
+    String user, String password) {
 
   /** The URI with any password replaced by {@code ***}. */
   public String redactedUri() {
@@ -38,6 +42,10 @@ public record StoreSettings(String uri, int ancestorCap, int poolSize, Path cloc
    */
   public Store open(Clock systemClock) {
     Clock clock = clockFile == null ? systemClock : new FileClock(clockFile);
+    if (uri.startsWith("jdbc:") && (user != null || password != null)) {
+      // the catalog's database, with the catalog's credentials (docs/design/0434-one-store-for-every-replica.md)
+      return dev.lethe.store.jdbc.JdbcStore.open(uri, user, password, poolSize, ancestorCap, clock);
+    }
     // any URI a provider on the class path opens (docs/design/0140-store-provider-spi.md)
     return StoreProviders.open(new StoreUriRequest(uri, ancestorCap, clock, Optional.empty(), poolSize, s3,
         System.getenv(), true));
@@ -46,6 +54,6 @@ public record StoreSettings(String uri, int ancestorCap, int poolSize, Path cloc
   @Override
   public String toString() {
     return "StoreSettings[uri=" + redactedUri() + ", ancestorCap=" + ancestorCap + ", poolSize=" + poolSize
-        + ", clockFile=" + clockFile + "]";
+        + ", clockFile=" + clockFile + ", user=" + user + "]";
   }
 }

@@ -84,11 +84,29 @@ public final class JdbcStore extends PlannedStore implements AutoCloseable {
    *     message names the URL without credentials
    */
   public static JdbcStore open(String jdbcUrl, int maxPoolSize, int ancestorCap, Clock clock) {
+    return open(jdbcUrl, null, null, maxPoolSize, ancestorCap, clock);
+  }
+
+  /**
+   * As {@link #open(String, int, int, Clock)}, with the credentials given apart from the URL (as
+   * the catalog's {@code lethe.jdbc.user} / {@code lethe.jdbc.password} are).
+   *
+   * @param user database user, null for the URL's own
+   * @param password its password, null for none; never logged or put in a message
+   */
+  public static JdbcStore open(String jdbcUrl, String user, String password, int maxPoolSize, int ancestorCap,
+      Clock clock) {
     JdbcVendor vendor = JdbcVendor.of(jdbcUrl);
     dev.lethe.store.core.ancestry.Ancestry.checkCap(ancestorCap);
     String redacted = JdbcUrls.redact(jdbcUrl);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
+    if (user != null) {
+      config.setUsername(user);
+    }
+    if (password != null) {
+      config.setPassword(password);
+    }
     // at least 2: Flyway holds one connection for its lock while it migrates on another
     config.setMaximumPoolSize(Math.max(2, maxPoolSize));
     config.setMinimumIdle(1);
