@@ -19,6 +19,10 @@ import dev.lethe.server.management.SoftDeleteRoutes;
 import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.server.store.StoreService;
 import io.javalin.Javalin;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
+import io.micrometer.core.instrument.binder.jetty.JettyServerThreadPoolMetrics;
+import io.micrometer.jetty12.server.TimedHandler;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.Map;
@@ -93,7 +97,12 @@ final class HttpApp {
         // (docs/design/0420-a-slow-client-holds-nothing-of-the-others.md)
         ThreadLimitHandler perClient = new ThreadLimitHandler();
         perClient.setThreadLimit(requestsPerClient);
-        graceful.setHandler(perClient);
+        // every request Jetty answers, Javalin's and Jetty's own errors alike, is timed by method,
+        // status and outcome (jetty_server_requests_seconds, docs/design/0433-observability.md)
+        TimedHandler timed = new TimedHandler(components.registry, Tags.empty());
+        graceful.setHandler(timed);
+        timed.setHandler(perClient);
+        new JettyServerThreadPoolMetrics(server.getThreadPool(), Tags.empty()).bindTo(components.registry);
         server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
         // headers or a body that stop arriving end the connection after this long; the connector
         // exists only once Javalin starts the server
@@ -105,6 +114,8 @@ final class HttpApp {
                 a.setIdleTimeout(idleTimeoutMs);
               }
             }
+            // connections open, bytes in and out, messages (jetty_connections_*, jetty_bytes_*)
+            JettyConnectionMetrics.addToAllConnectors(server, components.registry, Tags.empty());
           }
         });
       });

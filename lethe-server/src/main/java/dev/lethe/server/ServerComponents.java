@@ -35,6 +35,13 @@ import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.store.StoreSettings;
 import dev.lethe.store.core.Store;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -82,8 +89,18 @@ final class ServerComponents implements AutoCloseable {
     this.opened = opened;
     // before either side of the purge <-> expiry wake-up exists
     Wakeups wakeups = new Wakeups();
+    // the process's own meters first: JVM memory, GC, threads, class loading, CPU, uptime, file
+    // descriptors (docs/design/0433-observability.md)
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    JvmGcMetrics gc = opened.add(new JvmGcMetrics());
+    gc.bindTo(registry);
     database = opened.add(CatalogDatabase.open(new DatabaseSettings(
-        config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize())));
+        config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()), registry));
     AsyncPurgeSettings purgeSettings = AsyncPurgeConfig.settings(config.properties());
     storeSettings = StoreConfig.settings(config.properties(), config.dataDir());
     store = storeSettings.open(clock);
