@@ -16,6 +16,7 @@ import dev.lethe.server.http.UnreadBodyDrain;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.management.CleanupRoutes;
 import dev.lethe.server.management.SoftDeleteRoutes;
+import dev.lethe.server.store.StoreMetrics;
 import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.server.store.StoreService;
 import io.javalin.Javalin;
@@ -67,7 +68,8 @@ final class HttpApp {
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens);
     StoreService storeService = new StoreService(components.store, access);
-    StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens);
+    StoreMetrics storeMetrics = new StoreMetrics(components.registry);
+    StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens, storeMetrics);
     GracefulHandler graceful = new GracefulHandler();
     ShutdownGate gate = new ShutdownGate(graceful::getCurrentRequestCount);
     long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
@@ -119,6 +121,12 @@ final class HttpApp {
           }
         });
       });
+      // runs once the answer is final, error mapping included (docs/design/0433-observability.md)
+      c.requestLogger.http((ctx, ms) -> {
+        if (ctx.path().startsWith(StoreRoutes.ROOT)) {
+          storeMetrics.request(routeOf(ctx), ctx.method().name(), ctx.statusCode());
+        }
+      });
       ReadRoutes.getAndHead(c.routes, "/healthz", ctx -> ctx.json(Map.of("status", "ok")));
       // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
       c.routes.before(gate::filter);
@@ -142,6 +150,15 @@ final class HttpApp {
       errors.register(c.routes);
     });
     return new HttpApp(app, gate, storeService);
+  }
+
+  /** The route template that answered, e.g. {@code /store/v1/records/{ns}/{col}/{id}}; {@code unmatched} when none did. */
+  static String routeOf(Context ctx) {
+    try {
+      return ctx.endpoint().path;
+    } catch (RuntimeException e) {
+      return "unmatched"; // a 404 of no route, or a request refused by a filter before routing
+    }
   }
 
   private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins) {

@@ -24,6 +24,7 @@ import dev.lethe.catalog.jobs.LoggingPurgeEventListener;
 import dev.lethe.catalog.jobs.PurgeEvent;
 import dev.lethe.catalog.jobs.PurgeEventListener;
 import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
+import dev.lethe.catalog.softdelete.SoftDeleteMetrics;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.ConfigException;
@@ -143,6 +144,7 @@ final class ServerComponents implements AutoCloseable {
         cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
     // a periodic task of the workers; runs whatever the flag says: existing records still expire when
     // new ones are off (docs/design/0202-soft-deletion.md §7)
+    new SoftDeleteMetrics(registry, database, clock);
     SoftDeleteExpiry expiry = opened.add(new SoftDeleteExpiry(softDeletes, wakeups::wakePurge, workers));
     wakeups.expiryWakesBy(expiry::wakeUp);
     // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
