@@ -11,6 +11,7 @@ import dev.lethe.server.http.ErrorMapper;
 import dev.lethe.server.http.IcebergJson;
 import dev.lethe.server.http.JsonErrorHandler;
 import dev.lethe.server.http.ReadRoutes;
+import dev.lethe.server.http.RequestLogLine;
 import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.server.http.UnreadBodyDrain;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
@@ -75,6 +76,7 @@ final class HttpApp {
     long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
     int requestsPerClient = HttpLimitsConfig.maxRequestsPerClient(config.properties());
     java.util.Set<String> allowedOrigins = CrossSiteConfig.allowedOrigins(config.properties());
+    boolean logRequests = OperationsConfig.logRequests(config.properties());
     Javalin app = Javalin.create(c -> {
       c.startup.showJavalinBanner = false;
       c.http.maxRequestSize = config.maxRequestBytes();
@@ -106,6 +108,9 @@ final class HttpApp {
         timed.setHandler(perClient);
         new JettyServerThreadPoolMetrics(server.getThreadPool(), Tags.empty()).bindTo(components.registry);
         server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
+        if (logRequests) {
+          server.setRequestLog(new RequestLogLine(access));
+        }
         // headers or a body that stop arriving end the connection after this long; the connector
         // exists only once Javalin starts the server
         server.addEventListener(new LifeCycle.Listener() {

@@ -11,7 +11,12 @@ import dev.lethe.server.config.ServerConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.store.core.Store;
+import dev.lethe.catalog.softdelete.SoftDeleteSettings;
+import dev.lethe.server.config.SoftDeleteConfig;
+import dev.lethe.store.jdbc.JdbcUrls;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,6 +95,14 @@ public final class LetheServer implements AutoCloseable {
     if (components.store instanceof dev.lethe.store.s3.S3Store s3) { // docs/design/0131-qualify-s3-probe.md
       LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3));
     }
+    // one line that says what this process serves, for whoever reads the log after an incident
+    // (docs/design/0433-observability.md); no credential of the URLs is printed
+    SoftDeleteSettings softDelete = SoftDeleteConfig.settings(config.properties());
+    LOG.info("Lethe started: database={} warehouse={} soft-delete={} auth={} store={} port={}",
+        JdbcUrls.redact(config.effectiveJdbcUrl()), components.mainWarehouse(),
+        softDelete.enabled() ? "on (retention " + Duration.ofMillis(softDelete.retentionMs()) + ")" : "off",
+        config.authFile() != null ? "on (" + config.authFile() + ")" : "off",
+        components.storeSettings.redactedUri(), server.port());
     return server;
   }
 
@@ -150,6 +163,9 @@ public final class LetheServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    long began = System.nanoTime();
+    LOG.info("Lethe stopping: {} request(s) in flight, waiting up to {} ms for them", listeners.gate().inFlight(),
+        shutdownTimeoutMs);
     try {
       listeners.refuseNew();
       drain(listeners.gate());
@@ -164,6 +180,7 @@ public final class LetheServer implements AutoCloseable {
           authWatch.close();
         }
         components.close();
+        LOG.info("Lethe stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
       }
     }
   }

@@ -208,6 +208,11 @@ final class ServerComponents implements AutoCloseable {
             "warehouse of catalog " + CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
   }
 
+  /** The warehouse catalog {@code main} really has (the stored one: the key sets it on the first start only). */
+  String mainWarehouse() {
+    return catalogs.catalog(CATALOG).map(c -> c.row().warehouse()).orElse("");
+  }
+
   /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */
   private static Map<String, String> catalogProperties(ServerConfig config) {
     Map<String, String> props = new TreeMap<>();
