@@ -87,6 +87,7 @@ final class ServerCommand implements Callable<Integer> {
     }
     try {
       config = ServerConfigLoader.load(cliValues(), System.getenv(), configFile);
+      LogFormat.apply(OperationsConfig.logFormat(config.properties()));
       server = LetheServer.start(config);
     } catch (ConfigException e) {
       spec.commandLine().getErr().println("lethe server: " + e.getMessage());

@@ -11,14 +11,20 @@ import dev.lethe.server.http.ErrorMapper;
 import dev.lethe.server.http.IcebergJson;
 import dev.lethe.server.http.JsonErrorHandler;
 import dev.lethe.server.http.ReadRoutes;
+import dev.lethe.server.http.RequestLogLine;
 import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.server.http.UnreadBodyDrain;
 import dev.lethe.server.iceberg.IcebergRestRoutes;
 import dev.lethe.server.management.CleanupRoutes;
 import dev.lethe.server.management.SoftDeleteRoutes;
+import dev.lethe.server.store.StoreMetrics;
 import dev.lethe.server.store.StoreRoutes;
 import dev.lethe.server.store.StoreService;
 import io.javalin.Javalin;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jetty.JettyConnectionMetrics;
+import io.micrometer.core.instrument.binder.jetty.JettyServerThreadPoolMetrics;
+import io.micrometer.jetty12.server.TimedHandler;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.Map;
@@ -63,12 +69,14 @@ final class HttpApp {
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens);
     StoreService storeService = new StoreService(components.store, access);
-    StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens);
+    StoreMetrics storeMetrics = new StoreMetrics(components.registry);
+    StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens, storeMetrics);
     GracefulHandler graceful = new GracefulHandler();
     ShutdownGate gate = new ShutdownGate(graceful::getCurrentRequestCount);
     long idleTimeoutMs = HttpLimitsConfig.idleTimeoutMs(config.properties());
     int requestsPerClient = HttpLimitsConfig.maxRequestsPerClient(config.properties());
     java.util.Set<String> allowedOrigins = CrossSiteConfig.allowedOrigins(config.properties());
+    boolean logRequests = OperationsConfig.logRequests(config.properties());
     Javalin app = Javalin.create(c -> {
       c.startup.showJavalinBanner = false;
       c.http.maxRequestSize = config.maxRequestBytes();
@@ -93,8 +101,16 @@ final class HttpApp {
         // (docs/design/0420-a-slow-client-holds-nothing-of-the-others.md)
         ThreadLimitHandler perClient = new ThreadLimitHandler();
         perClient.setThreadLimit(requestsPerClient);
-        graceful.setHandler(perClient);
+        // every request Jetty answers, Javalin's and Jetty's own errors alike, is timed by method,
+        // status and outcome (jetty_server_requests_seconds, docs/design/0433-observability.md)
+        TimedHandler timed = new TimedHandler(components.registry, Tags.empty());
+        graceful.setHandler(timed);
+        timed.setHandler(perClient);
+        new JettyServerThreadPoolMetrics(server.getThreadPool(), Tags.empty()).bindTo(components.registry);
         server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
+        if (logRequests) {
+          server.setRequestLog(new RequestLogLine(access));
+        }
         // headers or a body that stop arriving end the connection after this long; the connector
         // exists only once Javalin starts the server
         server.addEventListener(new LifeCycle.Listener() {
@@ -105,8 +121,16 @@ final class HttpApp {
                 a.setIdleTimeout(idleTimeoutMs);
               }
             }
+            // connections open, bytes in and out, messages (jetty_connections_*, jetty_bytes_*)
+            JettyConnectionMetrics.addToAllConnectors(server, components.registry, Tags.empty());
           }
         });
+      });
+      // runs once the answer is final, error mapping included (docs/design/0433-observability.md)
+      c.requestLogger.http((ctx, ms) -> {
+        if (ctx.path().startsWith(StoreRoutes.ROOT)) {
+          storeMetrics.request(routeOf(ctx), ctx.method().name(), ctx.statusCode());
+        }
       });
       ReadRoutes.getAndHead(c.routes, "/healthz", ctx -> ctx.json(Map.of("status", "ok")));
       // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
@@ -131,6 +155,15 @@ final class HttpApp {
       errors.register(c.routes);
     });
     return new HttpApp(app, gate, storeService);
+  }
+
+  /** The route template that answered, e.g. {@code /store/v1/records/{ns}/{col}/{id}}; {@code unmatched} when none did. */
+  static String routeOf(Context ctx) {
+    try {
+      return ctx.endpoint().path;
+    } catch (RuntimeException e) {
+      return "unmatched"; // a 404 of no route, or a request refused by a filter before routing
+    }
   }
 
   private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins) {

@@ -12,6 +12,7 @@ import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.http.ShutdownGate;
 import dev.lethe.store.core.Store;
 import java.time.Clock;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,15 +82,7 @@ public final class LetheServer implements AutoCloseable {
       throw e;
     }
     LetheServer server = new LetheServer(components, listeners, OperationsConfig.shutdownTimeoutMs(config.properties()));
-    if (server.grpcStoreUri() != null) {
-      LOG.info("Lethe Store over gRPC at {}", server.grpcStoreUri());
-    }
-    LOG.info("Lethe Iceberg REST catalog at {} (warehouse={})", server.icebergUri(), DEFAULT_CATALOG);
-    LOG.info("Lethe Store at {} (store={}, ancestor cap {})", server.storeUri(), components.storeSettings.redactedUri(),
-        components.storeSettings.ancestorCap());
-    if (components.store instanceof dev.lethe.store.s3.S3Store s3) { // docs/design/0131-qualify-s3-probe.md
-      LOG.info(dev.lethe.store.s3.S3Qualify.lastVerdict(s3));
-    }
+    StartupLines.log(config, components, server);
     return server;
   }
 
@@ -150,6 +143,9 @@ public final class LetheServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    long began = System.nanoTime();
+    LOG.info("Lethe stopping: {} request(s) in flight, waiting up to {} ms for them", listeners.gate().inFlight(),
+        shutdownTimeoutMs);
     try {
       listeners.refuseNew();
       drain(listeners.gate());
@@ -164,6 +160,7 @@ public final class LetheServer implements AutoCloseable {
           authWatch.close();
         }
         components.close();
+        LOG.info("Lethe stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
       }
     }
   }

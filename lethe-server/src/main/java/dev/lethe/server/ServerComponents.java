@@ -24,6 +24,7 @@ import dev.lethe.catalog.jobs.LoggingPurgeEventListener;
 import dev.lethe.catalog.jobs.PurgeEvent;
 import dev.lethe.catalog.jobs.PurgeEventListener;
 import dev.lethe.catalog.softdelete.SoftDeleteExpiry;
+import dev.lethe.catalog.softdelete.SoftDeleteMetrics;
 import dev.lethe.catalog.softdelete.SoftDeletes;
 import dev.lethe.server.config.AsyncPurgeConfig;
 import dev.lethe.server.config.ConfigException;
@@ -35,6 +36,13 @@ import dev.lethe.server.config.StoreConfig;
 import dev.lethe.server.http.PageTokenKey;
 import dev.lethe.server.store.StoreSettings;
 import dev.lethe.store.core.Store;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -87,8 +95,18 @@ final class ServerComponents implements AutoCloseable {
     // one line at every start: replicas on a shared catalog that each serve a local store
     // (docs/design/0434-one-store-for-every-replica.md)
     StoreConfig.choice(config).warning().ifPresent(LOG::warn);
+    // the process's own meters first: JVM memory, GC, threads, class loading, CPU, uptime, file
+    // descriptors (docs/design/0433-observability.md)
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    JvmGcMetrics gc = opened.add(new JvmGcMetrics());
+    gc.bindTo(registry);
     database = opened.add(CatalogDatabase.open(new DatabaseSettings(
-        config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize())));
+        config.effectiveJdbcUrl(), config.jdbcUser(), config.jdbcPassword(), config.jdbcPoolSize()), registry));
     AsyncPurgeSettings purgeSettings = AsyncPurgeConfig.settings(config.properties());
     store = storeSettings.open(clock);
     if (store instanceof AutoCloseable closeable) {
@@ -130,6 +148,7 @@ final class ServerComponents implements AutoCloseable {
         cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
     // a periodic task of the workers; runs whatever the flag says: existing records still expire when
     // new ones are off (docs/design/0202-soft-deletion.md §7)
+    new SoftDeleteMetrics(registry, database, clock);
     SoftDeleteExpiry expiry = opened.add(new SoftDeleteExpiry(softDeletes, wakeups::wakePurge, workers));
     wakeups.expiryWakesBy(expiry::wakeUp);
     // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
@@ -191,6 +210,11 @@ final class ServerComponents implements AutoCloseable {
     WritablePaths.localWarehouse(catalogs.catalog(CATALOG).map(c -> c.row().warehouse()).orElse(""))
         .ifPresent(dir -> WritablePaths.probe(new WritablePaths.Target(
             "warehouse of catalog " + CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
+  }
+
+  /** The warehouse catalog {@code main} really has (the stored one: the key sets it on the first start only). */
+  String mainWarehouse() {
+    return catalogs.catalog(CATALOG).map(c -> c.row().warehouse()).orElse("");
   }
 
   /** FileIO and catalog properties of {@code main} at its creation: keys under {@link ConfigKeys#CATALOG_PROPERTIES}. */

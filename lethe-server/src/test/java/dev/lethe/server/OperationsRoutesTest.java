@@ -182,7 +182,7 @@ class OperationsRoutesTest {
     HttpResponse<String> none = send("GET", "/metrics", null, List.of());
     assertThat(none.statusCode()).as(none.body()).isEqualTo(401);
     assertThat(none.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"lethe\"");
-    assertThat(none.body()).doesNotContain("purge_jobs_pending");
+    assertThat(none.body()).doesNotContain("lethe_purge_jobs_pending");
     assertThat(send("GET", "/metrics", null, List.of("Bearer wrong")).statusCode()).isEqualTo(401);
     HttpResponse<String> nobody = send("GET", "/metrics", null, List.of("Bearer nobody-token"));
     assertThat(nobody.statusCode()).as(nobody.body()).isEqualTo(403);
@@ -190,7 +190,7 @@ class OperationsRoutesTest {
     for (String token : List.of(ADMIN, READER, "Bearer shelf-token")) {
       HttpResponse<String> r = send("GET", "/metrics", null, List.of(token));
       assertThat(r.statusCode()).as(token).isEqualTo(200);
-      assertThat(r.body()).contains("purge_jobs_pending");
+      assertThat(r.body()).contains("lethe_purge_jobs_pending");
     }
     assertThat(send("GET", "/healthz", null, List.of()).statusCode()).isEqualTo(200);
   }
@@ -199,7 +199,7 @@ class OperationsRoutesTest {
   void metricsArePublicWhenTheKeySaysSoAndEverythingElseStillNeedsAToken() throws Exception {
     HttpResponse<String> r = send(publicMetrics, "GET", "/metrics", null, List.of());
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.body()).contains("purge_jobs_pending");
+    assertThat(r.body()).contains("lethe_purge_jobs_pending");
     assertThat(send(publicMetrics, "GET", "/iceberg/v1/main/namespaces", null, List.of()).statusCode()).isEqualTo(401);
     assertThat(send(publicMetrics, "GET", "/healthz", null, List.of()).statusCode()).isEqualTo(200);
   }

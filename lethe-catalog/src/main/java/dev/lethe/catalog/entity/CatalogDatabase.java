@@ -143,6 +143,15 @@ public final class CatalogDatabase implements AutoCloseable {
    * @throws RuntimeException from HikariCP if the database cannot be reached
    */
   public static CatalogDatabase open(DatabaseSettings settings) {
+    return open(settings, null);
+  }
+
+  /**
+   * {@link #open(DatabaseSettings)}, with the pool's {@code hikaricp_*} meters (connections active,
+   * idle, pending, acquire and usage times, tagged {@code pool="lethe-catalog"}) in {@code registry}
+   * when it is not null (docs/design/0433-observability.md).
+   */
+  public static CatalogDatabase open(DatabaseSettings settings, io.micrometer.core.instrument.MeterRegistry registry) {
     DatabaseVendor vendor = DatabaseVendor.fromJdbcUrl(settings.jdbcUrl());
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(vendor == DatabaseVendor.H2 ? appendOnlyH2(settings.jdbcUrl()) : settings.jdbcUrl());
@@ -159,6 +168,9 @@ public final class CatalogDatabase implements AutoCloseable {
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
     config.setPoolName("lethe-catalog");
+    if (registry != null) {
+      config.setMetricsTrackerFactory(new com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory(registry));
+    }
     HikariDataSource ds = new HikariDataSource(config);
     try {
       migrate(ds, vendor);

@@ -10,10 +10,11 @@ import java.util.OptionalLong;
 
 /**
  * Micrometer meters of the asynchronous purge (docs/design/0201-cleanup-jobs.md §9): gauges {@code
- * purge.jobs.pending}, {@code purge.jobs.running}, {@code purge.jobs.failed} and {@code
- * purge.oldest_pending_age_ms} read from the job table (cluster-wide, at most once per second),
- * counters {@code purge.completed}, {@code purge.failed} and {@code purge.files.deleted} counted by
- * this process.
+ * lethe.purge.jobs.pending}, {@code lethe.purge.jobs.running}, {@code lethe.purge.jobs.failed} and
+ * {@code lethe.purge.oldest_pending_age_ms} read from the job table (cluster-wide, at most once per
+ * second), counters {@code lethe.purge.completed}, {@code lethe.purge.failed} and {@code
+ * lethe.purge.files.deleted} counted by this process; each with its HELP text
+ * (docs/design/0433-observability.md).
  */
 public final class PurgeMetrics {
   private static final long SNAPSHOT_TTL_MS = 1000;
@@ -33,13 +34,22 @@ public final class PurgeMetrics {
     this.database = database;
     this.clock = clock;
     this.dbClock = DatabaseClock.of(database.vendor());
-    this.completed = Counter.builder("purge.completed").description("Cleanup jobs that ended SUCCEEDED").register(registry);
-    this.failed = Counter.builder("purge.failed").description("Cleanup jobs that ended FAILED").register(registry);
-    this.filesDeleted = Counter.builder("purge.files.deleted").description("Files deleted by cleanup jobs").register(registry);
-    Gauge.builder("purge.jobs.pending", this, m -> m.snapshot().counts().get(CleanupJobState.PENDING)).register(registry);
-    Gauge.builder("purge.jobs.running", this, m -> m.snapshot().counts().get(CleanupJobState.RUNNING)).register(registry);
-    Gauge.builder("purge.jobs.failed", this, m -> m.snapshot().counts().get(CleanupJobState.FAILED)).register(registry);
-    Gauge.builder("purge.oldest_pending_age_ms", this, m -> m.snapshot().oldestPendingAgeMs()).register(registry);
+    this.completed = Counter.builder("lethe.purge.completed")
+        .description("Cleanup jobs this process ran to SUCCEEDED").register(registry);
+    this.failed = Counter.builder("lethe.purge.failed")
+        .description("Cleanup jobs this process ended FAILED (attempts used up)").register(registry);
+    this.filesDeleted = Counter.builder("lethe.purge.files.deleted")
+        .description("Files deleted by cleanup jobs in this process").register(registry);
+    Gauge.builder("lethe.purge.jobs.pending", this, m -> m.snapshot().counts().get(CleanupJobState.PENDING))
+        .description("Cleanup jobs waiting for a worker, cluster-wide (read from the job table, at most once a second)")
+        .register(registry);
+    Gauge.builder("lethe.purge.jobs.running", this, m -> m.snapshot().counts().get(CleanupJobState.RUNNING))
+        .description("Cleanup jobs leased by a worker now, cluster-wide").register(registry);
+    Gauge.builder("lethe.purge.jobs.failed", this, m -> m.snapshot().counts().get(CleanupJobState.FAILED))
+        .description("Cleanup jobs FAILED and kept for an operator to retry or cancel, cluster-wide").register(registry);
+    Gauge.builder("lethe.purge.oldest_pending_age_ms", this, m -> m.snapshot().oldestPendingAgeMs())
+        .description("Age in ms of the oldest PENDING cleanup job on the database clock; 0 when none waits")
+        .register(registry);
   }
 
   /** Counts a job that ended SUCCEEDED. */

@@ -57,6 +57,16 @@ public final class ConfigKeys {
    * 0..3600000. Requests still running then are answered 503 (docs/catalog.md "Stopping").
    */
   public static final String SHUTDOWN_TIMEOUT_MS = "lethe.server.shutdown-timeout-ms";
+  /**
+   * Log line format of {@code lethe server}: {@code text} (default) or {@code json}, one JSON object
+   * a line (docs/observability.md "Logs").
+   */
+  public static final String LOG_FORMAT = "lethe.log.format";
+  /**
+   * Whether every answered request is logged, one line each (method, path without the query,
+   * status, bytes, ms, principal; never a token); true/false, default false.
+   */
+  public static final String LOG_REQUESTS = "lethe.log.requests";
 
   /** Prefix of the store keys (docs/store.md "The store server"). */
   public static final String STORE = "lethe.store.";

@@ -34,14 +34,47 @@ public final class OperationsConfig {
    * @throws ConfigException naming the key when the value is not {@code true} or {@code false}
    */
   public static boolean metricsPublic(Map<String, String> values) {
-    String v = values.get(ConfigKeys.METRICS_PUBLIC);
+    return bool(values, ConfigKeys.METRICS_PUBLIC);
+  }
+
+  /** The values of {@link ConfigKeys#LOG_FORMAT}. */
+  public enum LogFormat { TEXT, JSON }
+
+  /**
+   * {@link ConfigKeys#LOG_FORMAT}; default {@link LogFormat#TEXT}.
+   *
+   * @throws ConfigException naming the key when the value is not {@code text} or {@code json}
+   */
+  public static LogFormat logFormat(Map<String, String> values) {
+    String v = values.get(ConfigKeys.LOG_FORMAT);
+    if (v == null) {
+      return LogFormat.TEXT;
+    }
+    return switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "text" -> LogFormat.TEXT;
+      case "json" -> LogFormat.JSON;
+      default -> throw new ConfigException("Invalid " + ConfigKeys.LOG_FORMAT + ": expected text or json: " + v);
+    };
+  }
+
+  /**
+   * {@link ConfigKeys#LOG_REQUESTS}; default false.
+   *
+   * @throws ConfigException naming the key when the value is not {@code true} or {@code false}
+   */
+  public static boolean logRequests(Map<String, String> values) {
+    return bool(values, ConfigKeys.LOG_REQUESTS);
+  }
+
+  private static boolean bool(Map<String, String> values, String key) {
+    String v = values.get(key);
     if (v == null) {
       return false;
     }
     return switch (v.trim().toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
-      default -> throw new ConfigException("Invalid " + ConfigKeys.METRICS_PUBLIC + ": expected true or false: " + v);
+      default -> throw new ConfigException("Invalid " + key + ": expected true or false: " + v);
     };
   }
 

@@ -46,7 +46,7 @@ public final class ServerConfigLoader {
   /** Sections of the key space this loader owns: a key in them that it does not know is a typo. */
   private static final List<String> OWNED_SECTIONS =
       List.of("lethe.server.", "lethe.jdbc.", "lethe.http.", "lethe.auth.", "lethe.catalog.", "lethe.data-dir.",
-          "lethe.metrics.", ConfigKeys.ASYNC_PURGE, "lethe.entity.", ConfigKeys.STORE);
+          "lethe.metrics.", "lethe.log.", ConfigKeys.ASYNC_PURGE, "lethe.entity.", ConfigKeys.STORE);
 
   /**
    * Rejects keys of the file that cannot be meant: outside {@code lethe.} (e.g. a YAML file without
@@ -72,7 +72,7 @@ public final class ServerConfigLoader {
     java.util.Set<String> keys = new java.util.HashSet<>(List.of(ConfigKeys.HOST, ConfigKeys.PORT,
         ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL, ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD,
         ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE, ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES,
-        ConfigKeys.AUTH_FILE, ConfigKeys.AUTH_RELOAD_INTERVAL_MS, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS,
+        ConfigKeys.AUTH_FILE, ConfigKeys.AUTH_RELOAD_INTERVAL_MS, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.LOG_FORMAT, ConfigKeys.LOG_REQUESTS,
         ConfigKeys.IDLE_TIMEOUT_MS,
         ConfigKeys.MAX_REQUESTS_PER_CLIENT, ConfigKeys.ALLOWED_ORIGINS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
@@ -86,7 +86,7 @@ public final class ServerConfigLoader {
     keys.addAll(List.of(ConfigKeys.HOST, ConfigKeys.PORT, ConfigKeys.DATA_DIR, ConfigKeys.JDBC_URL,
         ConfigKeys.JDBC_USER, ConfigKeys.JDBC_PASSWORD, ConfigKeys.JDBC_POOL_SIZE, ConfigKeys.WAREHOUSE,
         ConfigKeys.ALLOWED_LOCATIONS, ConfigKeys.MAX_REQUEST_BYTES, ConfigKeys.AUTH_FILE,
-        ConfigKeys.AUTH_RELOAD_INTERVAL_MS, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.IDLE_TIMEOUT_MS,
+        ConfigKeys.AUTH_RELOAD_INTERVAL_MS, ConfigKeys.METRICS_PUBLIC, ConfigKeys.SHUTDOWN_TIMEOUT_MS, ConfigKeys.LOG_FORMAT, ConfigKeys.LOG_REQUESTS, ConfigKeys.IDLE_TIMEOUT_MS,
         ConfigKeys.MAX_REQUESTS_PER_CLIENT, ConfigKeys.ALLOWED_ORIGINS));
     keys.addAll(ConfigKeys.ASYNC_PURGE_KEYS);
     keys.addAll(ConfigKeys.SOFT_DELETE_KEYS);
@@ -121,6 +121,8 @@ public final class ServerConfigLoader {
     StoreConfig.grpcPort(values, port); // and on a bad gRPC port
     OperationsConfig.metricsPublic(values);
     OperationsConfig.shutdownTimeoutMs(values);
+    OperationsConfig.logFormat(values);
+    OperationsConfig.logRequests(values);
     ServerConfig config = new ServerConfig(host, port, dataDir, jdbcUrl, optional(values, ConfigKeys.JDBC_USER),
         optional(values, ConfigKeys.JDBC_PASSWORD), poolSize, optional(values, ConfigKeys.WAREHOUSE),
         maxRequest, authFile, values);

@@ -31,11 +31,16 @@ public final class StoreRoutes {
 
   private final StoreService service;
   private final PageTokenKey pageTokens;
+  private final StoreMetrics metrics;
 
-  /** @param pageTokens the key listing tokens are signed with */
-  public StoreRoutes(StoreService service, PageTokenKey pageTokens) {
+  /**
+   * @param pageTokens the key listing tokens are signed with
+   * @param metrics where answered batches are counted
+   */
+  public StoreRoutes(StoreService service, PageTokenKey pageTokens, StoreMetrics metrics) {
     this.service = service;
     this.pageTokens = pageTokens;
+    this.metrics = metrics;
   }
 
   @FunctionalInterface
@@ -145,6 +150,7 @@ public final class StoreRoutes {
     java.util.List<dev.lethe.store.core.RawPut> items =
         StoreRequests.rawBatch(RequestBody.read(ctx), namespace, StoreService.MAX_BATCH_ITEMS);
     StoreResponses.batch(ctx, items, service.putRawBatch(auth, namespace, items));
+    metrics.batch(items.size());
   }
 
   private void purge(Context ctx, Optional<Principal> auth) {

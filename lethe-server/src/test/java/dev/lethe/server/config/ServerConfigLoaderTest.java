@@ -47,6 +47,24 @@ class ServerConfigLoaderTest {
   }
 
   @Test
+  void logKeysAreReadFromTheEnvironmentAndRefuseOtherValues() throws Exception {
+    ServerConfig c = ServerConfigLoader.load(Map.of(), Map.of("LETHE_LOG_FORMAT", "JSON", "LETHE_LOG_REQUESTS", "true"), null);
+    assertThat(OperationsConfig.logFormat(c.properties())).isEqualTo(OperationsConfig.LogFormat.JSON);
+    assertThat(OperationsConfig.logRequests(c.properties())).isTrue();
+    ServerConfig defaults = ServerConfigLoader.load(Map.of(), Map.of(), null);
+    assertThat(OperationsConfig.logFormat(defaults.properties())).isEqualTo(OperationsConfig.LogFormat.TEXT);
+    assertThat(OperationsConfig.logRequests(defaults.properties())).isFalse();
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of("LETHE_LOG_FORMAT", "xml"), null))
+        .isInstanceOf(ConfigException.class).hasMessage("Invalid lethe.log.format: expected text or json: xml");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of("LETHE_LOG_REQUESTS", "yes"), null))
+        .isInstanceOf(ConfigException.class).hasMessage("Invalid lethe.log.requests: expected true or false: yes");
+    Path file = dir.resolve("typo.properties");
+    Files.writeString(file, "lethe.log.formats=json\n");
+    assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(), Map.of(), file))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("unknown key lethe.log.formats");
+  }
+
+  @Test
   void invalidValuesFailNamingTheKey() {
     assertThatThrownBy(() -> ServerConfigLoader.load(Map.of(ConfigKeys.PORT, "nine"), Map.of(), null))
         .isInstanceOf(ConfigException.class).hasMessageContaining("lethe.server.port");

@@ -239,9 +239,9 @@ class AsyncPurgeRoutesTest {
 
     AtomicReference<HttpResponse<String>> metrics = new AtomicReference<>();
     try { // counted just after the row is written
-      await("purge_completed_total 1.0").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
+      await("lethe_purge_completed_total 1.0").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> {
         metrics.set(send("GET", "/metrics", null, Map.of()));
-        return metrics.get().body().contains("purge_completed_total 1.0");
+        return metrics.get().body().contains("lethe_purge_completed_total 1.0");
       });
     } catch (ConditionTimeoutException timedOut) {
       // the assertions below say what the last answer lacked
@@ -249,8 +249,8 @@ class AsyncPurgeRoutesTest {
     HttpResponse<String> r = metrics.get();
 
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.body()).contains("purge_jobs_pending", "purge_jobs_running", "purge_jobs_failed",
-        "purge_oldest_pending_age_ms", "purge_completed_total 1.0", "purge_failed_total", "purge_files_deleted_total");
+    assertThat(r.body()).contains("lethe_purge_jobs_pending", "lethe_purge_jobs_running", "lethe_purge_jobs_failed",
+        "lethe_purge_oldest_pending_age_ms", "lethe_purge_completed_total 1.0", "lethe_purge_failed_total", "lethe_purge_files_deleted_total");
   }
 
   @Test
