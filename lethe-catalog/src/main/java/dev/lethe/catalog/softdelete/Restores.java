@@ -54,7 +54,8 @@ final class Restores {
       Optional<RestoreDecision> done = database.jdbi().inTransaction(h -> restoreOnce(h, catalog, id));
       if (done.isPresent()) {
         if (done.get() instanceof Restore r) {
-          LOG.info("Restored table {}.{} (deletion {})", catalog.name(), id, r.record().deletionId());
+          // the entity id the listings show, not the internal deletion id
+          LOG.info("Restored table {}.{} (entityId {})", catalog.name(), id, r.record().entityId());
         }
         return done.get();
       }
