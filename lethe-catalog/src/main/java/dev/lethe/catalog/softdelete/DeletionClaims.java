@@ -178,10 +178,12 @@ final class DeletionClaims {
 
   private void log(Claimed c) {
     if (c.decision() instanceof EnqueuePurge e) {
-      LOG.info("Deletion {} of table {} expired: PURGING, cleanup job {} enqueued", e.record().deletionId(),
-          e.row().name(), c.purgeJobId());
+      // the entity id the listings show, not the internal deletion id
+      LOG.info("Deletion of table {} (entityId {}) expired: PURGING, cleanup job {} enqueued", e.row().name(),
+          e.record().entityId(), c.purgeJobId());
     } else if (c.decision() instanceof RemoveMetadata m) {
-      LOG.info("Deletion {} expired: metadata removed (purgeRequested=false, files kept)", m.record().deletionId());
+      LOG.info("Deletion of entityId {} expired: metadata removed (purgeRequested=false, files kept)",
+          m.record().entityId());
     }
   }
 
@@ -217,8 +219,8 @@ final class DeletionClaims {
       return decision;
     });
     if (d instanceof Finalize) {
-      LOG.info("Deletion {} finalized after cleanup job {} succeeded: table {} removed, name free", target.deletionId(),
-          target.purgeJobId(), target.tableId());
+      LOG.info("Deletion of entityId {} finalized after cleanup job {} succeeded: table removed, name free",
+          target.tableId(), target.purgeJobId());
       return true;
     }
     return false;

@@ -39,13 +39,13 @@ public final class ReadableFiles {
   }
 
   /** What the check found. */
-  public sealed interface Verdict permits Readable, Hollow {}
+  public sealed interface Verdict permits Readable, Hollow, Unreadable {}
 
   /** Every file checked exists. */
   public record Readable(int filesChecked) implements Verdict {}
 
   /**
-   * A file the table needs to be read is missing (or cannot be parsed).
+   * A file the table needs to be read is missing (or, for the manifest list, cannot be parsed).
    *
    * @param what which file, e.g. {@code current metadata file}
    * @param location its location
@@ -65,6 +65,16 @@ public final class ReadableFiles {
         + " (for example by a Spark DROP TABLE ... PURGE without rest-catalog-purge=true)";
   }
 
+  /**
+   * The current metadata file exists and cannot be parsed (not JSON, truncated, empty, not metadata):
+   * the server's storage failed, the table's files were not deleted by a client, so this is not
+   * {@link Hollow} (docs/design/0431-a-spoiled-metadata-file-is-named-on-every-route.md).
+   *
+   * @param location the metadata file, never null
+   * @param cause the parse failure, never null
+   */
+  public record Unreadable(String location, RuntimeException cause) implements Verdict {}
+
   /** The listing's check: the current metadata file only (one existence test per entry). */
   public static Verdict checkMetadataFile(String metadataLocation, Probe probe) {
     Objects.requireNonNull(metadataLocation, "metadataLocation");
@@ -81,7 +91,7 @@ public final class ReadableFiles {
     try {
       metadata = probe.metadata(metadataLocation);
     } catch (RuntimeException unreadable) {
-      return new Hollow("current metadata file (unreadable: " + unreadable.getMessage() + ")", metadataLocation);
+      return new Unreadable(metadataLocation, unreadable);
     }
     Snapshot current = metadata.currentSnapshot();
     if (current == null || current.manifestListLocation() == null) {

@@ -5,6 +5,7 @@ import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
+import dev.lethe.catalog.iceberg.UnreadableMetadataException;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.DatabaseClock;
 import dev.lethe.catalog.location.ClaimOwner;
@@ -53,7 +54,8 @@ final class Restores {
       Optional<RestoreDecision> done = database.jdbi().inTransaction(h -> restoreOnce(h, catalog, id));
       if (done.isPresent()) {
         if (done.get() instanceof Restore r) {
-          LOG.info("Restored table {}.{} (deletion {})", catalog.name(), id, r.record().deletionId());
+          // the entity id the listings show, not the internal deletion id
+          LOG.info("Restored table {}.{} (entityId {})", catalog.name(), id, r.record().entityId());
         }
         return done.get();
       }
@@ -75,10 +77,14 @@ final class Restores {
       return Optional.empty();
     }
     try (FileIO io = fileIOFactory.create(catalog.warehouse(), catalog.properties())) {
-      if (ReadableFiles.check(listed.get().metadataLocation(), ReadableFiles.probe(io))
-          instanceof ReadableFiles.Hollow h) {
+      ReadableFiles.Verdict verdict = ReadableFiles.check(listed.get().metadataLocation(), ReadableFiles.probe(io));
+      if (verdict instanceof ReadableFiles.Hollow h) {
         LOG.warn("Refused to undrop {}.{}: {}", catalog.name(), id, h.detail());
         return Optional.of(new SoftDeletePlanner.Hollow(h.detail()));
+      }
+      if (verdict instanceof ReadableFiles.Unreadable u) {
+        // the storage failed, not the client: a 5xx naming the file (docs/design/0431-a-spoiled-metadata-file-is-named-on-every-route.md)
+        throw new UnreadableMetadataException("table", id.toString(), u.location(), u.cause());
       }
     }
     return Optional.empty();

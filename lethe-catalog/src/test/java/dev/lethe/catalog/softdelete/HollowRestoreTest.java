@@ -53,7 +53,7 @@ class HollowRestoreTest extends SoftDeleteFixture {
   }
 
   @Test
-  void anUnreadableMetadataFileIsHollow() {
+  void anUnreadableMetadataFileIsNotHollowButUnreadable() {
     ReadableFiles.Probe probe = new ReadableFiles.Probe() {
       @Override
       public boolean exists(String location) {
@@ -70,8 +70,8 @@ class HollowRestoreTest extends SoftDeleteFixture {
         throw new AssertionError("never reached");
       }
     };
-    assertThat(ReadableFiles.check("/wh/t/m.json", probe)).isInstanceOfSatisfying(ReadableFiles.Hollow.class,
-        h -> assertThat(h.reason()).contains("truncated JSON").contains("deleted outside the catalog"));
+    assertThat(ReadableFiles.check("/wh/t/m.json", probe)).isInstanceOfSatisfying(ReadableFiles.Unreadable.class,
+        u -> assertThat(u.location()).isEqualTo("/wh/t/m.json"));
   }
 
   @ParameterizedTest

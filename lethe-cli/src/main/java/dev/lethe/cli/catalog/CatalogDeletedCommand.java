@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code lethe catalog deleted CATALOG NAMESPACE}: prints the tables of a namespace that soft
+ * {@code lethe catalog deleted [--catalog CATALOG] NAMESPACE}: prints the tables of a namespace that soft
  * deletion retains, with the time left to undrop each, from {@code GET
  * /api/metalakes/{m}/catalogs/{c}/schemas/{s}/tables?deleted=true} of a running server
  * (docs/soft-delete.md).
@@ -42,7 +42,7 @@ final class CatalogDeletedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String path = server.tablesPath(spec, schema) + "?deleted=true";
+    String path = server.tablesPath(spec, schema, false) + "?deleted=true";
     try {
       print(spec.commandLine().getOut(), server.ok("GET", path).path("deleted"), clock.millis());
       return 0;

@@ -32,7 +32,8 @@ final class CatalogJobsCommand implements Callable<Integer> {
 
   @Mixin CatalogServer server;
 
-  @Option(names = "--catalog", defaultValue = "main", description = "Catalog (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
+      description = "Catalog (default: ${DEFAULT-VALUE}).")
   String catalog;
 
   @Option(names = "--namespace", description = "Only this namespace (levels separated by dots).")

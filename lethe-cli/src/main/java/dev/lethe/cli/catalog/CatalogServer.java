@@ -113,12 +113,13 @@ final class CatalogServer {
 
   /**
    * {@code /api/metalakes/{m}/catalogs/{catalog}/schemas/{s}/tables} for the catalog and namespace
-   * given on the command line.
+   * given on the command line ({@link SchemaArgs#resolve} first).
    *
    * @throws CommandLine.ParameterException (exit 2, one line) for a bad catalog name or namespace,
    *     before any request
    */
-  String tablesPath(CommandLine.Model.CommandSpec spec, SchemaArgs schema) {
+  String tablesPath(CommandLine.Model.CommandSpec spec, SchemaArgs schema, boolean withTable) {
+    schema.resolve(spec, withTable);
     try {
       EntityNames.check("catalog", schema.catalog);
       return catalogPath(schema.catalog) + "/schemas/" + schemaSegment(schema.namespace) + "/tables";
@@ -139,6 +140,19 @@ final class CatalogServer {
       throw new Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
     }
     return answer.body();
+  }
+
+  /**
+   * {@link #send}, and the answer of a {@code 200} or {@code 202}.
+   *
+   * @throws Failure as {@link #ok} for any other status
+   */
+  Answer accepted(String method, String path) throws Failure {
+    Answer answer = send(method, path);
+    if (answer.status() != 200 && answer.status() != 202) {
+      throw new Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+    }
+    return answer;
   }
 
   /**

@@ -9,10 +9,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /**
- * {@code lethe catalog undrop CATALOG NAMESPACE TABLE}: restores a soft-deleted table with {@code POST
+ * {@code lethe catalog undrop [--catalog CATALOG] NAMESPACE TABLE}: restores a soft-deleted table with {@code POST
  * /api/metalakes/{m}/catalogs/{c}/schemas/{s}/tables/{t}/undrop} of a running server
  * (docs/soft-delete.md). On success prints {@code undropped: CATALOG.NAMESPACE.TABLE (entity id ID)}.
  *
@@ -32,15 +31,13 @@ final class CatalogUndropCommand implements Callable<Integer> {
 
   @Mixin SchemaArgs schema;
 
-  @Parameters(index = "2", paramLabel = "TABLE", description = "Table name.")
-  String table;
-
   @Override
   public Integer call() {
     String path;
     try {
-      EntityNames.check("table", table);
-      path = server.tablesPath(spec, schema) + "/" + CatalogServer.encode(table) + "/undrop";
+      path = server.tablesPath(spec, schema, true);
+      EntityNames.check("table", schema.table);
+      path += "/" + CatalogServer.encode(schema.table) + "/undrop";
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -57,8 +57,8 @@ class CatalogCommandsAuthTest {
     String url = "http://127.0.0.1:" + server.port();
     String[] base = switch (command) {
       case "jobs" -> new String[] {"catalog", "jobs", "--server", url};
-      case "deleted" -> new String[] {"catalog", "deleted", "--server", url, "main", "sales"};
-      default -> new String[] {"catalog", "undrop", "--server", url, "main", "sales", "orders"};
+      case "deleted" -> new String[] {"catalog", "deleted", "--server", url, "--catalog", "main", "sales"};
+      default -> new String[] {"catalog", "undrop", "--server", url, "--catalog", "main", "sales", "orders"};
     };
     String[] args = new String[base.length + tokenArgs.length];
     System.arraycopy(base, 0, args, 0, base.length);
@@ -97,7 +97,7 @@ class CatalogCommandsAuthTest {
     String url = "http://127.0.0.1:" + server.port();
     int code = command.equals("jobs")
         ? execute("catalog", "jobs", "--server", url, "--catalog", "nosuch", "--token", ADMIN)
-        : execute("catalog", "deleted", "--server", url, "nosuch", "sales", "--token", ADMIN);
+        : execute("catalog", "deleted", "--server", url, "--catalog", "nosuch", "sales", "--token", ADMIN);
     assertThat(code).as("%s: %s", command, err).isEqualTo(1);
     assertThat(err.toString().strip().lines()).hasSize(1);
   }

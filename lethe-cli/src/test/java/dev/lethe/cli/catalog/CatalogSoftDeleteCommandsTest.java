@@ -104,7 +104,7 @@ class CatalogSoftDeleteCommandsTest {
     createTable("sales", "kept");
     drop("sales", "orders");
 
-    int code = run("catalog", "deleted", "main", "sales", "--server", base());
+    int code = run("catalog", "deleted", "--catalog", "main", "sales", "--server", base());
 
     assertThat(code).as(err.toString()).isZero();
     String[] lines = out.toString().split("\n");
@@ -125,13 +125,13 @@ class CatalogSoftDeleteCommandsTest {
     drop("sales", "orders");
     assertThat(send("HEAD", "/iceberg/v1/main/namespaces/sales/tables/orders", null).statusCode()).isEqualTo(404);
 
-    int code = run("catalog", "undrop", "main", "sales", "orders", "--server", base());
+    int code = run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base());
 
     assertThat(code).as(err.toString()).isZero();
     assertThat(out.toString().strip()).matches("undropped: main\\.sales\\.orders \\(entity id [^ ]+\\)");
     assertThat(err.toString()).isEmpty();
     assertThat(tableUuid("sales", "orders")).isEqualTo(uuid);
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", base())).isZero();
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", base())).isZero();
     assertThat(out.toString().strip().lines()).hasSize(1);
   }
 
@@ -139,7 +139,7 @@ class CatalogSoftDeleteCommandsTest {
   void undropOfAnUnknownTableIsExit1WithOneLine() throws Exception {
     start(86_400_000L, null);
 
-    assertThat(run("catalog", "undrop", "main", "sales", "nope", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "nope", "--server", base())).isEqualTo(1);
     assertOneErrorLine("lethe catalog undrop: ", "no retained deletion of sales.nope");
   }
 
@@ -147,11 +147,11 @@ class CatalogSoftDeleteCommandsTest {
   void undropOfALiveTableOrAgainAfterARestoreIsExit1() throws Exception {
     start(86_400_000L, null);
 
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base())).isEqualTo(1);
     assertOneErrorLine("is live, not dropped");
     drop("sales", "orders");
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base())).isZero();
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base())).isZero();
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base())).isEqualTo(1);
     assertOneErrorLine("is live, not dropped");
   }
 
@@ -160,10 +160,10 @@ class CatalogSoftDeleteCommandsTest {
     start(0, null);
     drop("sales", "orders");
 
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", base())).isZero();
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", base())).isZero();
     assertThat(out.toString().strip().lines().skip(1).findFirst().orElseThrow().split(" +"))
         .contains("expired").endsWith("false", "DELETED", "-");
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base())).isEqualTo(1);
     assertOneErrorLine("lethe catalog undrop: Cannot undrop sales.orders: its retention deadline passed at");
   }
 
@@ -174,10 +174,10 @@ class CatalogSoftDeleteCommandsTest {
     assertThat(send("POST", "/api/metalakes/default/catalogs/main/schemas/sales/tables/orders/purge", null).statusCode())
         .isEqualTo(202);
 
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", base())).isZero();
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", base())).isZero();
     assertThat(out.toString().strip().lines().skip(1).findFirst().orElseThrow().split(" +"))
         .endsWith("-", "anonymous", "true", "false", "PURGING", "PENDING");
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base())).isEqualTo(1);
     assertOneErrorLine("a purge owns it (cleanup job");
   }
 
@@ -188,11 +188,11 @@ class CatalogSoftDeleteCommandsTest {
     createTable("sales%1Feu", "orders");
     drop("sales%1Feu", "orders");
 
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", base())).isZero();
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", base())).isZero();
     assertThat(out.toString().strip().lines()).hasSize(1);
-    assertThat(run("catalog", "deleted", "main", "sales.eu", "--server", base())).isZero();
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales.eu", "--server", base())).isZero();
     assertThat(out.toString()).contains("orders");
-    assertThat(run("catalog", "undrop", "main", "sales.eu", "orders", "--server", base())).isZero();
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales.eu", "orders", "--server", base())).isZero();
     assertThat(out.toString()).startsWith("undropped: main.sales.eu.orders ");
     assertThat(send("HEAD", "/iceberg/v1/main/namespaces/sales%1Feu/tables/orders", null).statusCode()).isEqualTo(204);
   }
@@ -201,18 +201,19 @@ class CatalogSoftDeleteCommandsTest {
   void anUnknownCatalogOrNamespaceIsExit1WithOneLine() throws Exception {
     start(86_400_000L, null);
 
-    assertThat(run("catalog", "deleted", "nope", "sales", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "deleted", "--catalog", "nope", "sales", "--server", base())).isEqualTo(1);
     assertOneErrorLine("lethe catalog deleted: Catalog does not exist: nope");
-    assertThat(run("catalog", "deleted", "main", "nope", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "deleted", "--catalog", "main", "nope", "--server", base())).isEqualTo(1);
     assertOneErrorLine("lethe catalog deleted: Schema does not exist: nope");
-    assertThat(run("catalog", "undrop", "main", "nope", "orders", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "nope", "orders", "--server", base())).isEqualTo(1);
     assertOneErrorLine("Schema does not exist: nope");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"catalog undrop main sales", "catalog deleted main", "catalog deleted main sales extra",
-      "catalog undrop main .. orders", "catalog undrop main sales ..", "catalog undrop main sales..eu orders",
-      "catalog deleted main .sales", "catalog deleted .. sales", "catalog undrop main sales a/b"})
+  @ValueSource(strings = {"catalog undrop --catalog main sales", "catalog deleted --catalog main",
+      "catalog deleted --catalog main sales extra", "catalog undrop --catalog main .. orders",
+      "catalog undrop --catalog main sales ..", "catalog undrop --catalog main sales..eu orders",
+      "catalog deleted --catalog main .sales", "catalog deleted --catalog .. sales", "catalog undrop --catalog main sales a/b"})
   void badArgumentsAreExit2WithOneLineAndNoRequest(String argLine) throws Exception {
     start(86_400_000L, null);
     drop("sales", "orders");
@@ -225,11 +226,11 @@ class CatalogSoftDeleteCommandsTest {
 
   @Test
   void aBadServerUrlIsExit2AndAnUnreachableServerExit1() throws Exception {
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", "not a url")).isEqualTo(2);
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", "not a url")).isEqualTo(2);
     assertOneErrorLine("lethe catalog deleted: invalid --server: not a url");
-    assertThat(run("catalog", "undrop", "main", "sales", "t", "--server", "ftp://127.0.0.1:1")).isEqualTo(2);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "t", "--server", "ftp://127.0.0.1:1")).isEqualTo(2);
     assertOneErrorLine("invalid --server");
-    assertThat(run("catalog", "undrop", "main", "sales", "t", "--server", "http://127.0.0.1:1")).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "t", "--server", "http://127.0.0.1:1")).isEqualTo(1);
     assertOneErrorLine("lethe catalog undrop: cannot reach http://127.0.0.1:1");
   }
 
@@ -243,13 +244,13 @@ class CatalogSoftDeleteCommandsTest {
     start(86_400_000L, auth);
     drop("sales", "orders");
 
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", base())).isEqualTo(1);
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", base())).isEqualTo(1);
     assertOneErrorLine("lethe catalog deleted: ", "Authorization");
-    assertThat(run("catalog", "deleted", "main", "sales", "--server", base(), "--token", "reader-token")).isZero();
+    assertThat(run("catalog", "deleted", "--catalog", "main", "sales", "--server", base(), "--token", "reader-token")).isZero();
     assertThat(out.toString()).contains("orders", "writer");
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base(), "--token", "reader-token")).isEqualTo(1);
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base(), "--token", "reader-token")).isEqualTo(1);
     assertOneErrorLine("lethe catalog undrop: ", "reader");
-    assertThat(run("catalog", "undrop", "main", "sales", "orders", "--server", base(), "--token", "writer-token")).isZero();
+    assertThat(run("catalog", "undrop", "--catalog", "main", "sales", "orders", "--server", base(), "--token", "writer-token")).isZero();
   }
 
   private static String principal(String name, String token, String read, String write) {

@@ -77,7 +77,8 @@ class ScanReportGrantTest {
 
   RESTCatalog client(String token, Map<String, String> extra) {
     Map<String, String> props = new java.util.HashMap<>(Map.of("uri", "http://127.0.0.1:" + server.port() + "/iceberg",
-        "warehouse", "main", "io-impl", "dev.lethe.catalog.io.LocalFileIO", "token", token));
+        "warehouse", "main", "io-impl", "dev.lethe.catalog.io.LocalFileIO",
+        "rest.auth.type", "none", "header.Authorization", "Bearer " + token));
     props.putAll(extra);
     RESTCatalog c = new RESTCatalog();
     c.initialize("lethe", props);
