@@ -56,8 +56,7 @@ final class WritablePaths {
       targets.add(new Target(what + " directory", file.toAbsolutePath().getParent(), false));
       targets.add(new Target(what + " file", file, true));
     });
-    storeDirectory(config.properties().getOrDefault(ConfigKeys.STORE_URI, "file:" + config.dataDir().resolve("store")))
-        .ifPresent(dir -> targets.add(new Target("store directory (" + ConfigKeys.STORE_URI + ")", dir, false)));
+    storeDirectory(config).ifPresent(dir -> targets.add(new Target("store directory (" + ConfigKeys.STORE_URI + ")", dir, false)));
     return targets;
   }
 
@@ -84,6 +83,11 @@ final class WritablePaths {
       path = System.getProperty("user.home") + path.substring(1);
     }
     return Optional.of(Path.of(path + ".mv.db"));
+  }
+
+  /** The directory of the configured store ({@code lethe.store.uri}, default {@code file:<data dir>/store}); empty when not local. */
+  static Optional<Path> storeDirectory(ServerConfig config) {
+    return storeDirectory(config.properties().getOrDefault(ConfigKeys.STORE_URI, "file:" + config.dataDir().resolve("store")));
   }
 
   /** The directory of a {@code file:} or {@code git:} store URI; empty for a {@code jdbc:} store. */

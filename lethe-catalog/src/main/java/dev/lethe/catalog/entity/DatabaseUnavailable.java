@@ -29,7 +29,7 @@ public final class DatabaseUnavailable {
   /** PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now: the server went away. */
   private static final Set<String> SHUTDOWN_STATES = Set.of("57P01", "57P02", "57P03");
   /** An absolute path in a message (a file of the data directory): not shown to a probe without a token. */
-  private static final Pattern PATH = Pattern.compile("(?<![\\w.:/])(?:file:)?/[^\\s\"',;()\\[\\]]+");
+  private static final Pattern PATH = Pattern.compile("(?<![\\w.:/])(?:file:)?/[^\\s\"',;()\\[\\]]*[^\\s\"',;()\\[\\].:]");
 
   private DatabaseUnavailable() {
   }
@@ -88,7 +88,15 @@ public final class DatabaseUnavailable {
     if (rootText != null && !text.contains(rootText)) {
       text = text + " (" + rootText + ")";
     }
-    return Optional.of(PREFIX + PATH.matcher(text).replaceAll("<path>"));
+    return Optional.of(PREFIX + withoutPaths(text));
+  }
+
+  /**
+   * {@code text} with every absolute path ({@code /x}, {@code file:/x}) shown as {@code <path>}:
+   * what a caller without a token may read of a failure (docs/design/0424-what-a-reader-sees-of-paths.md).
+   */
+  public static String withoutPaths(String text) {
+    return PATH.matcher(text).replaceAll("<path>");
   }
 
   private static String firstLine(String message, String fallback) {
