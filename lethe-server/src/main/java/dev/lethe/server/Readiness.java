@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * reaches it, and a local store's directory takes a written byte), {@code warehouse} (the local
  * warehouse of catalog {@code main} takes a written byte; passes for an object store) and
  * {@code purge-workers} (the worker pool runs). They run concurrently, each bounded by
- * {@link #TIMEOUT_MS}. A failure's message names no absolute path: the route needs no token.
+ * {@link #TIMEOUT_MS}; a check still running from an earlier probe is awaited, not started again. A failure's message names no absolute path: the route needs no token.
  */
 final class Readiness implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Readiness.class);
@@ -58,7 +58,10 @@ final class Readiness implements AutoCloseable {
     Map<String, Object> body() {
       Map<String, Object> named = new LinkedHashMap<>();
       for (Check c : checks) {
-        named.put(c.name(), Map.of("status", c.ok() ? "ok" : "failed", "message", c.message()));
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("status", c.ok() ? "ok" : "failed");
+        one.put("message", c.message());
+        named.put(c.name(), one);
       }
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("status", ready() ? "ready" : "not ready");
@@ -73,7 +76,10 @@ final class Readiness implements AutoCloseable {
   }
 
   private final Map<String, Probe> probes = new LinkedHashMap<>();
-  // a few threads: a check hung in a dead database holds one until the driver gives up, never a request thread
+  /** Each check's run still going, which the next probe waits for instead of starting another. */
+  private final Map<String, CompletableFuture<String>> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+  // one thread per check: a check hung in a dead database holds its own until the driver gives up,
+  // never a request thread, and never another check's
   private final ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
     Thread t = new Thread(r, "lethe-readiness");
     t.setDaemon(true);
@@ -117,15 +123,16 @@ final class Readiness implements AutoCloseable {
   /** Runs every check now; logs a line when the answer changes from the previous probe's. */
   Report check() {
     Map<String, CompletableFuture<String>> running = new LinkedHashMap<>();
-    probes.forEach((name, probe) -> running.put(name, CompletableFuture.supplyAsync(() -> {
-      try {
-        return probe.run();
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException(e.getMessage(), e);
-      }
-    }, pool)));
+    probes.forEach((name, probe) -> running.put(name, inFlight.compute(name, (n, previous) ->
+        previous != null && !previous.isDone() ? previous : CompletableFuture.supplyAsync(() -> {
+          try {
+            return probe.run();
+          } catch (RuntimeException e) {
+            throw e;
+          } catch (Exception e) {
+            throw new IllegalStateException(e.getMessage(), e);
+          }
+        }, pool))));
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
     List<Check> checks = new ArrayList<>();
     running.forEach((name, future) -> checks.add(outcome(name, future, deadline)));
@@ -146,7 +153,6 @@ final class Readiness implements AutoCloseable {
     try {
       return new Check(name, true, future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
     } catch (TimeoutException e) {
-      future.cancel(true);
       return new Check(name, false, "no answer within " + TIMEOUT_MS + " ms");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
