@@ -324,8 +324,8 @@ public final class CatalogDatabase implements AutoCloseable {
           }
         }
         case MYSQL -> {
-          Object readOnly = h.createQuery("SELECT @@read_only").mapTo(Object.class).one();
-          if (readOnly != null && !"0".equals(readOnly.toString()) && !"false".equalsIgnoreCase(readOnly.toString())) {
+          String readOnly = h.createQuery("SELECT @@read_only").mapTo(String.class).one();
+          if (readOnly != null && !"0".equals(readOnly) && !"false".equalsIgnoreCase(readOnly)) {
             throw new IllegalStateException("read-only: the server answers @@read_only = " + readOnly);
           }
         }
