@@ -132,7 +132,16 @@ final class HttpApp {
           storeMetrics.request(routeOf(ctx), ctx.method().name(), ctx.statusCode());
         }
       });
+      // liveness: the process answers. Readiness: it can serve now, check by check, 200 or 503; both
+      // without a token, for load balancers (docs/design/0430-health-that-tells-the-truth.md)
       ReadRoutes.getAndHead(c.routes, "/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+      ReadRoutes.getAndHead(c.routes, "/readyz", ctx -> {
+        Readiness.Report report = components.readiness.check();
+        if (!report.ready()) {
+          ctx.header("Retry-After", Integer.toString(ErrorMapper.RETRY_AFTER_SECONDS));
+        }
+        ctx.status(report.ready() ? 200 : 503).json(report.body());
+      });
       // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
       c.routes.before(gate::filter);
       // a browser page of another origin can neither write nor read, nor send a non-JSON body

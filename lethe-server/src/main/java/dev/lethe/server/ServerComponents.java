@@ -84,6 +84,7 @@ final class ServerComponents implements AutoCloseable {
   final Drops drops;
   final CleanupJobListing cleanupJobs;
   final PageTokenKey pageTokens;
+  final Readiness readiness;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   private ServerComponents(ServerConfig config, Clock clock, Opened opened) {
@@ -137,12 +138,15 @@ final class ServerComponents implements AutoCloseable {
     // registered after the catalogs, so they close before the catalogs' FileIO (docs/design/0410-operations.md §4)
     opened.add(deletes);
     opened.add(executor);
-    ensureMainCatalog(config);
+    java.util.Optional<java.nio.file.Path> warehouse = ensureMainCatalog(config);
     // rows older than location claims get theirs before the first request and the first worker (docs/design/0002)
     new ClaimBackfill(database, new FileIOFactory(), clock).run();
     PurgeWorkerPool workers = opened.add(new PurgeWorkerPool(database, purgeSettings, JobClaimer.forDatabase(database),
         executor));
     wakeups.purgeWakesBy(workers::wakeUp);
+    readiness = opened.add(new Readiness(database,
+        WritablePaths.h2File(config.effectiveJdbcUrl()).map(file -> file.toAbsolutePath().getParent()),
+        store, WritablePaths.storeDirectory(config), warehouse, workers::isRunning));
     purge = new AsyncPurgeService(enqueuer, workers, listener);
     softDeletes = new SoftDeletes(database, METALAKE, SoftDeleteConfig.settings(config.properties()),
         cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
@@ -181,7 +185,8 @@ final class ServerComponents implements AutoCloseable {
     }
   }
 
-  private void ensureMainCatalog(ServerConfig config) {
+  /** @return the local warehouse directory of {@code main}, empty for an object store */
+  private java.util.Optional<java.nio.file.Path> ensureMainCatalog(ServerConfig config) {
     String initialAllowed = catalogProperties(config).get(AllowedLocations.PROPERTY);
     if (initialAllowed != null) {
       try {
@@ -207,9 +212,11 @@ final class ServerComponents implements AutoCloseable {
           + "): " + e.getMessage());
     }
     // the warehouse main really has (set on its first start), when it is local
-    WritablePaths.localWarehouse(catalogs.catalog(CATALOG).map(c -> c.row().warehouse()).orElse(""))
-        .ifPresent(dir -> WritablePaths.probe(new WritablePaths.Target(
-            "warehouse of catalog " + CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
+    java.util.Optional<java.nio.file.Path> warehouse =
+        WritablePaths.localWarehouse(catalogs.catalog(CATALOG).map(c -> c.row().warehouse()).orElse(""));
+    warehouse.ifPresent(dir -> WritablePaths.probe(new WritablePaths.Target(
+        "warehouse of catalog " + CATALOG + " (" + ConfigKeys.WAREHOUSE + ")", dir, false)));
+    return warehouse;
   }
 
   /** The warehouse catalog {@code main} really has (the stored one: the key sets it on the first start only). */

@@ -57,7 +57,7 @@ final class WritablePaths {
       targets.add(new Target(what + " directory", file.toAbsolutePath().getParent(), false));
       targets.add(new Target(what + " file", file, true));
     });
-    storeUri(config).flatMap(WritablePaths::storeDirectory).ifPresent(dir -> targets.add(new Target("store directory (" + ConfigKeys.STORE_URI + ")", dir, false)));
+    storeDirectory(config).ifPresent(dir -> targets.add(new Target("store directory (" + ConfigKeys.STORE_URI + ")", dir, false)));
     return targets;
   }
 
@@ -93,6 +93,11 @@ final class WritablePaths {
       path = System.getProperty("user.home") + path.substring(1);
     }
     return Optional.of(Path.of(path + ".mv.db"));
+  }
+
+  /** The directory of the store a configuration serves (docs/design/0434-one-store-for-every-replica.md); empty when not local. */
+  static Optional<Path> storeDirectory(ServerConfig config) {
+    return storeUri(config).flatMap(WritablePaths::storeDirectory);
   }
 
   /** The directory of a {@code file:} or {@code git:} store URI; empty for a {@code jdbc:} store. */

@@ -9,6 +9,7 @@ import org.jdbi.v3.core.statement.StatementContext;
 import org.jdbi.v3.core.statement.StatementCustomizer;
 
 import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.SQLExceptionOverride;
 import java.sql.Connection;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
@@ -171,13 +172,41 @@ public final class CatalogDatabase implements AutoCloseable {
     if (registry != null) {
       config.setMetricsTrackerFactory(new com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory(registry));
     }
+    EvictUnavailable evict = new EvictUnavailable();
+    config.setExceptionOverride(evict);
     HikariDataSource ds = new HikariDataSource(config);
+    evict.pool = ds;
     try {
       migrate(ds, vendor);
       return new CatalogDatabase(ds, vendor);
     } catch (RuntimeException e) {
       ds.close();
       throw e;
+    }
+  }
+
+  /**
+   * Evicts a connection whose statement failed with a {@link DatabaseUnavailable} failure, and
+   * every other connection of the pool with it (docs/design/0430-health-that-tells-the-truth.md).
+   * HikariCP by itself evicts only on SQLState class {@code 08} and a few vendor codes: an embedded
+   * H2 database that closed itself on a full disk answers {@code 90098} on every pooled connection,
+   * which stayed in the pool, so the server answered 500 until a restart although the space was
+   * freed. A new connection reopens the database once its file can be written again.
+   */
+  private static final class EvictUnavailable implements SQLExceptionOverride {
+    volatile HikariDataSource pool;
+
+    @java.lang.Override
+    public SQLExceptionOverride.Override adjudicate(SQLException e) {
+      if (!DatabaseUnavailable.is(e)) {
+        return SQLExceptionOverride.Override.CONTINUE_EVICT;
+      }
+      HikariDataSource p = pool;
+      if (p != null && p.getHikariPoolMXBean() != null) {
+        // the others share the closed database (H2) or the lost server: none of them is usable either
+        p.getHikariPoolMXBean().softEvictConnections();
+      }
+      return SQLExceptionOverride.Override.MUST_EVICT;
     }
   }
 
@@ -284,6 +313,46 @@ public final class CatalogDatabase implements AutoCloseable {
       }
     }
     return cancelled;
+  }
+
+  /**
+   * Checks that the database answers and accepts writes now, without writing
+   * (docs/design/0430-health-that-tells-the-truth.md): one statement on a pooled connection, then
+   * the vendor's read-only state: PostgreSQL's {@code transaction_read_only} (a standby, or
+   * {@code default_transaction_read_only}), MariaDB/MySQL's {@code @@read_only}, an embedded H2
+   * store that is closed or opened read-only. A full disk under a server database shows only when
+   * it refuses a write; under an embedded H2 database the caller probes its directory.
+   *
+   * @throws IllegalStateException "read-only: …" when the database answers but refuses writes
+   * @throws RuntimeException as JDBI and the driver throw it when no connection or statement works
+   *     ({@link DatabaseUnavailable#is} is true for those)
+   */
+  public void checkWritable() {
+    background.useHandle(h -> {
+      switch (vendor) {
+        case POSTGRESQL -> {
+          if ("on".equalsIgnoreCase(h.createQuery("SHOW transaction_read_only").mapTo(String.class).one())) {
+            throw new IllegalStateException("read-only: the server answers transaction_read_only = on");
+          }
+        }
+        case MYSQL -> {
+          String readOnly = h.createQuery("SELECT @@read_only").mapTo(String.class).one();
+          if (readOnly != null && !"0".equals(readOnly) && !"false".equalsIgnoreCase(readOnly)) {
+            throw new IllegalStateException("read-only: the server answers @@read_only = " + readOnly);
+          }
+        }
+        case H2 -> {
+          h.createQuery("SELECT 1").mapTo(Integer.class).one();
+          MVStore store = embeddedStore(h.getConnection());
+          if (store != null && store.isClosed()) {
+            throw new IllegalStateException("the embedded H2 store is closed");
+          }
+          if (store != null && store.isPersistent() && store.isReadOnly()) {
+            throw new IllegalStateException("read-only: the embedded H2 database was opened read-only");
+          }
+        }
+      }
+    });
   }
 
   /** How many catalog statements are executing now (for the stop's log line and tests). */

@@ -91,6 +91,23 @@ public final class PurgeWorkerPool implements AutoCloseable {
     return periodic.every(intervalMs, task);
   }
 
+  /**
+   * Whether the pool runs: not closed, and every worker thread alive (a worker ends only when the
+   * pool closes or an {@link Error} escaped its loop). For the server's readiness
+   * (docs/design/0430-health-that-tells-the-truth.md).
+   */
+  public boolean isRunning() {
+    if (!running) {
+      return false;
+    }
+    for (Thread t : workers) {
+      if (!t.isAlive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Ids of the jobs this process holds a lease on now. */
   public java.util.Set<Long> ownedJobIds() {
     return executor.ownedJobIds();

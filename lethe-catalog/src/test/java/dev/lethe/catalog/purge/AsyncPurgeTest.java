@@ -151,6 +151,17 @@ class AsyncPurgeTest {
     return TableIdentifier.of(ParquetTables.NS, name);
   }
 
+  // ---- readiness (docs/design/0430-health-that-tells-the-truth.md) ----
+
+  @org.junit.jupiter.api.Test
+  void aPoolRunsUntilItIsClosed() throws Exception {
+    open("h2");
+    PurgeWorkerPool pool = pool(fast(2, 10_000, 3));
+    assertThat(pool.isRunning()).isTrue();
+    pool.close();
+    assertThat(pool.isRunning()).isFalse();
+  }
+
   // ---- enqueue ----
 
   @ParameterizedTest

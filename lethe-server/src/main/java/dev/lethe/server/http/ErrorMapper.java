@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import dev.lethe.catalog.entity.DatabaseUnavailable;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
@@ -63,21 +65,28 @@ public final class ErrorMapper {
     }
   }
 
+  /**
+   * Seconds a client is told to wait ({@code Retry-After}) when the catalog database is
+   * unavailable (docs/design/0430-health-that-tells-the-truth.md).
+   */
+  public static final int RETRY_AFTER_SECONDS = 5;
+
   /** What the server logs for an answer. */
-  public enum Log { NONE, FAILED, MESSAGE, STORE_FAILED }
+  public enum Log { NONE, FAILED, MESSAGE, STORE_FAILED, UNAVAILABLE }
 
   /**
    * One answer: HTTP status, error {@code type}, one-line message, fields after {@code message}
-   * (only in the {@code {code, type, message}} shape; never null), what to log, and whether the
-   * connection closes after it.
+   * (only in the {@code {code, type, message}} shape; never null), what to log, whether the
+   * connection closes after it, and the {@code Retry-After} seconds (0: no header).
    */
-  public record Answer(int status, String type, String message, Map<String, Object> extra, Log log, boolean close) {
+  public record Answer(int status, String type, String message, Map<String, Object> extra, Log log, boolean close,
+      int retryAfterSeconds) {
     Answer(int status, String type, String message) {
-      this(status, type, message, Map.of(), Log.NONE, false);
+      this(status, type, message, Map.of(), Log.NONE, false, 0);
     }
 
     Answer logging(Log how) {
-      return new Answer(status, type, message, extra, how, close);
+      return new Answer(status, type, message, extra, how, close, retryAfterSeconds);
     }
   }
 
@@ -85,8 +94,13 @@ public final class ErrorMapper {
    * One row: the failures it matches and, per surface, the answer (null: the row does not apply
    * there and the next one is tried).
    */
-  private record Row(Class<? extends Throwable> failure, Function<Throwable, Answer> iceberg,
+  private record Row(Predicate<Throwable> failure, Function<Throwable, Answer> iceberg,
       Function<Throwable, Answer> api, Function<Throwable, Answer> store) {
+    Row(Class<? extends Throwable> failure, Function<Throwable, Answer> iceberg, Function<Throwable, Answer> api,
+        Function<Throwable, Answer> store) {
+      this(failure::isInstance, iceberg, api, store);
+    }
+
     Function<Throwable, Answer> on(Surface surface) {
       return switch (surface) {
         case ICEBERG -> iceberg;
@@ -107,6 +121,9 @@ public final class ErrorMapper {
         return new Answer(h.getStatus(), h.getStatus() == 408 ? "RequestTimeout" : "BadRequest", oneLine(h.getMessage()));
       }),
       everywhere(HttpResponseException.class, ErrorMapper::edge),
+      // the catalog database cannot be used now, whatever the request was: 503, never a generic 500
+      // (docs/design/0430-health-that-tells-the-truth.md)
+      new Row(DatabaseUnavailable::is, ErrorMapper::databaseUnavailable, ErrorMapper::databaseUnavailable, null),
       new Row(NotAuthorizedException.class, named(401), named(401), store(401, "NotAuthorized")),
       new Row(ForbiddenException.class, named(403), named(403), store(403, "Forbidden")),
       catalog(NoSuchNamespaceException.class, 404),
@@ -129,7 +146,7 @@ public final class ErrorMapper {
       new Row(CorruptRecordException.class, null, null, e -> {
         Map<String, Object> extra = new LinkedHashMap<>();
         ((CorruptRecordException) e).key().ifPresent(k -> extra.put("key", k.toString()));
-        return new Answer(500, "CorruptRecord", oneLine(e.getMessage()), extra, Log.MESSAGE, false);
+        return new Answer(500, "CorruptRecord", oneLine(e.getMessage()), extra, Log.MESSAGE, false, 0);
       }),
       new Row(UncheckedIOException.class, null, null, e -> {
         String cause = e.getCause() == null ? "" : ": " + e.getCause().getMessage();
@@ -153,7 +170,7 @@ public final class ErrorMapper {
     Answer answer = null;
     for (Row row : TABLE) {
       Function<Throwable, Answer> on = row.on(surface);
-      if (on != null && row.failure().isInstance(failure)) {
+      if (on != null && row.failure().test(failure)) {
         answer = on.apply(failure);
         break;
       }
@@ -163,7 +180,7 @@ public final class ErrorMapper {
     }
     if (stopping && answer.status() >= 500 && !(failure instanceof HttpResponseException)) {
       return new Answer(503, surface == Surface.STORE ? "ServiceUnavailable" : "ServiceUnavailableException",
-          ShutdownGate.MESSAGE, Map.of(), Log.NONE, true);
+          ShutdownGate.MESSAGE, Map.of(), Log.NONE, true, 0);
     }
     return answer;
   }
@@ -213,6 +230,7 @@ public final class ErrorMapper {
       case FAILED -> LOG.error("Request {} {} failed", ctx.method(), ctx.path(), e);
       case MESSAGE -> LOG.error("Request {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
       case STORE_FAILED -> LOG.error("Request {} {}: the store failed", ctx.method(), ctx.path(), e);
+      case UNAVAILABLE -> LOG.warn("Request {} {} answered 503: {}", ctx.method(), ctx.path(), answer.message());
       case NONE -> {
         if (answer.close()) {
           // the stop cancelled this request's work: not a bug, no stack trace
@@ -222,6 +240,9 @@ public final class ErrorMapper {
     }
     if (answer.close()) {
       ctx.header("Connection", "close");
+    }
+    if (answer.retryAfterSeconds() > 0) {
+      ctx.header("Retry-After", Integer.toString(answer.retryAfterSeconds()));
     }
     write(ctx, answer);
   }
@@ -294,6 +315,11 @@ public final class ErrorMapper {
 
   private static Function<Throwable, Answer> named(int status) {
     return e -> new Answer(status, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+  }
+
+  private static Answer databaseUnavailable(Throwable e) {
+    return new Answer(503, "ServiceUnavailableException", DatabaseUnavailable.message(e).orElseThrow(), Map.of(),
+        Log.UNAVAILABLE, false, RETRY_AFTER_SECONDS);
   }
 
   private static Answer unknownCommit(Throwable e) {

@@ -35,6 +35,33 @@ class ErrorMapperTest {
   }
 
   @Test
+  void aCatalogDatabaseThatClosedItselfIs503WithRetryAfterAndItsCause() {
+    java.sql.SQLException closed = new java.sql.SQLNonTransientConnectionException(
+        "The database has been closed [90098-252]", "90098", 90098, new java.io.IOException("No space left on device"));
+    for (ErrorMapper.Surface surface : new ErrorMapper.Surface[] {ErrorMapper.Surface.ICEBERG, ErrorMapper.Surface.API}) {
+      ErrorMapper.Answer r = ErrorMapper.answer(surface, new org.jdbi.v3.core.statement.UnableToExecuteStatementException(
+          closed, null), false);
+      assertThat(r.status()).isEqualTo(503);
+      assertThat(r.type()).isEqualTo("ServiceUnavailableException");
+      assertThat(r.message()).isEqualTo(
+          "catalog database unavailable: The database has been closed [90098-252] (No space left on device)");
+      assertThat(r.retryAfterSeconds()).isEqualTo(ErrorMapper.RETRY_AFTER_SECONDS);
+    }
+    // an empty pool (HikariCP's timeout) too
+    assertThat(status(new org.jdbi.v3.core.ConnectionException(new java.sql.SQLTransientConnectionException(
+        "lethe-catalog - Connection is not available, request timed out after 30000ms")))).isEqualTo(503);
+  }
+
+  @Test
+  void aDatabaseErrorOfTheRequestItselfStaysAHidden500() {
+    ErrorMapper.Answer r = ErrorMapper.answer(ErrorMapper.Surface.ICEBERG,
+        new org.jdbi.v3.core.statement.UnableToExecuteStatementException(
+            new java.sql.SQLIntegrityConstraintViolationException("duplicate key", "23505"), null), false);
+    assertThat(r.status()).isEqualTo(500);
+    assertThat(r.retryAfterSeconds()).isZero();
+  }
+
+  @Test
   void unexpectedFailuresHideTheirMessage() {
     ErrorMapper.Answer r = ErrorMapper.answer(ErrorMapper.Surface.ICEBERG, new IllegalStateException("jdbc:postgresql://db?password=secret"), false);
     assertThat(r.status()).isEqualTo(500);
