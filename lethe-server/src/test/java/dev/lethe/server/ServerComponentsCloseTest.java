@@ -27,7 +27,7 @@ class ServerComponentsCloseTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(ConfigKeys.SOFT_DELETE_RETENTION_MS);
     assertThat(closed).extracting(c -> c.getClass().getSimpleName()).containsExactly(
-        "Readiness", "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase");
+        "Readiness", "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase", "JvmGcMetrics");
     // the database really closed: the next start opens the same H2 file
     ServerComponents.open(config(Map.of()), Clock.systemUTC()).close();
   }
@@ -41,7 +41,7 @@ class ServerComponentsCloseTest {
     components.close();
     components.close();
     assertThat(closed).extracting(c -> c.getClass().getSimpleName()).containsExactly("SoftDeleteExpiry", "Readiness",
-        "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase");
+        "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase", "JvmGcMetrics");
     assertThat(closed.get(closed.size() - 1)).isSameAs(components.database);
   }
 
