@@ -42,7 +42,7 @@ class ServerComponentsCloseTest {
     components.close();
     assertThat(closed).extracting(c -> c.getClass().getSimpleName()).containsExactly("SoftDeleteExpiry", "Readiness",
         "PurgeWorkerPool", "PurgeJobExecutor", "DeletePool", "IcebergCatalogs", "FsStore", "CatalogDatabase", "JvmGcMetrics");
-    assertThat(closed.get(closed.size() - 1)).isSameAs(components.database);
+    assertThat(closed.get(closed.size() - 2)).isSameAs(components.database);
   }
 
   private ServerConfig config(Map<String, String> properties) {
