@@ -72,7 +72,13 @@ final class LetheServer implements AutoCloseable {
   }
 
   HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
+    return send(method, path, Map.of());
+  }
+
+  /** A request with no body and these headers (e.g. {@code Authorization} when auth is on). */
+  HttpResponse<String> send(String method, String path, Map<String, String> headers) throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(60));
+    headers.forEach(b::header);
     b.method(method, HttpRequest.BodyPublishers.noBody());
     return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
