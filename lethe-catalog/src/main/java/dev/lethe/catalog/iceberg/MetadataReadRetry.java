@@ -1,5 +1,6 @@
 package dev.lethe.catalog.iceberg;
 
+import dev.lethe.catalog.io.UnreadableMetadataException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.UncheckedIOException;
 import org.apache.iceberg.exceptions.NotFoundException;

@@ -5,7 +5,7 @@ import dev.lethe.catalog.entity.CatalogRow;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
-import dev.lethe.catalog.iceberg.UnreadableMetadataException;
+import dev.lethe.catalog.io.UnreadableMetadataException;
 import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.DatabaseClock;
 import dev.lethe.catalog.location.ClaimOwner;

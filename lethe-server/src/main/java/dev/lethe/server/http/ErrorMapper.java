@@ -26,7 +26,7 @@ import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.HttpStatus;
-import dev.lethe.catalog.iceberg.UnreadableMetadataException;
+import dev.lethe.catalog.io.UnreadableMetadataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package dev.lethe.catalog.iceberg;
+package dev.lethe.catalog.io;
 
 /**
  * The current metadata file of a catalog entry cannot be read: it is not JSON, is truncated, does
