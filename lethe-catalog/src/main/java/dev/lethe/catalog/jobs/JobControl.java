@@ -1,0 +1,86 @@
+package dev.lethe.catalog.jobs;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An operator's control of cleanup jobs (docs/design/0440-job-control.md): {@link #retry} a
+ * {@code FAILED} job, {@link #runNow} a {@code PENDING} one waiting out its backoff. Each action is
+ * one guarded {@code UPDATE} in one transaction, read back in it; the workers are woken after the
+ * commit. The management routes call only this class.
+ */
+public final class JobControl {
+  private final CatalogDatabase database;
+  private final DatabaseClock clock;
+  private final Runnable wakeWorkers;
+
+  /**
+   * @param database the catalog database holding the jobs
+   * @param wakeWorkers wakes this process's purge workers (they poll anyway; this only saves the wait)
+   */
+  public JobControl(CatalogDatabase database, Runnable wakeWorkers) {
+    this.database = database;
+    this.clock = DatabaseClock.of(database.vendor());
+    this.wakeWorkers = Objects.requireNonNull(wakeWorkers, "wakeWorkers");
+  }
+
+  /**
+   * Puts a {@code FAILED} job back to {@code PENDING}: attempts 0, no backoff, claimable at once.
+   * Of two concurrent retries one wins; the other is refused with the state the winner left.
+   *
+   * @param catalogId the catalog's id (a job of another catalog is unknown here)
+   * @param catalogName the catalog's name, for messages
+   * @return the job as it is after the retry
+   * @throws NoSuchCleanupJobException no such job in that catalog (404)
+   * @throws CleanupJobStateException the job is not {@code FAILED} (409); nothing changed
+   */
+  public CleanupJob retry(String catalogId, String catalogName, long jobId) {
+    CleanupJob job = act(catalogId, catalogName, jobId, "retry", "only a FAILED job can be retried",
+        (dao, now) -> dao.retryFailed(catalogId, jobId, now), current -> false);
+    wakeWorkers.run();
+    return job;
+  }
+
+  /**
+   * Makes a {@code PENDING} job claimable now: a job waiting out its backoff gets its next attempt at
+   * the database's now; one already claimable is answered as it is.
+   *
+   * @param catalogId the catalog's id (a job of another catalog is unknown here)
+   * @param catalogName the catalog's name, for messages
+   * @return the job as it is after the action
+   * @throws NoSuchCleanupJobException no such job in that catalog (404)
+   * @throws CleanupJobStateException the job is not {@code PENDING} (409); nothing changed
+   */
+  public CleanupJob runNow(String catalogId, String catalogName, long jobId) {
+    CleanupJob job = act(catalogId, catalogName, jobId, "run-now", "only a PENDING job can be run now",
+        (dao, now) -> dao.runPendingNow(catalogId, jobId, now), current -> current.state() == CleanupJobState.PENDING);
+    wakeWorkers.run();
+    return job;
+  }
+
+  @FunctionalInterface
+  private interface Guarded {
+    boolean apply(CleanupJobDao dao, long now);
+  }
+
+  @FunctionalInterface
+  private interface AlreadyDone {
+    boolean test(CleanupJob current);
+  }
+
+  /** The guarded update, then the row read back in the same transaction; a refusal names what it read. */
+  private CleanupJob act(String catalogId, String catalogName, long jobId, String action, String allowed,
+      Guarded update, AlreadyDone alreadyDone) {
+    return database.jdbi().inTransaction(h -> {
+      CleanupJobDao dao = new CleanupJobDao(h);
+      boolean changed = update.apply(dao, clock.millis(h));
+      Optional<CleanupJob> current = dao.find(jobId).filter(j -> j.catalogId().equals(catalogId));
+      CleanupJob job = current.orElseThrow(() -> new NoSuchCleanupJobException(catalogName, jobId));
+      if (!changed && !alreadyDone.test(job)) {
+        throw new CleanupJobStateException(action, job, allowed);
+      }
+      return job;
+    });
+  }
+}
