@@ -1,8 +1,12 @@
 package dev.lethe.catalog.jobs;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.TableRoots;
 import java.util.Objects;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * An operator's control of cleanup jobs (docs/design/0440-job-control.md): {@link #retry} a
@@ -27,17 +31,31 @@ public final class JobControl {
 
   /**
    * Puts a {@code FAILED} job back to {@code PENDING}: attempts 0, no backoff, claimable at once.
-   * Of two concurrent retries one wins; the other is refused with the state the winner left.
+   * Of two concurrent retries one wins; the other is refused with the state the winner left. The job
+   * claims again, in the same transaction, the location its metadata file is under (it released its
+   * claims when it FAILED), so no entry can own it while the purge may delete there.
    *
    * @param catalogId the catalog's id (a job of another catalog is unknown here)
    * @param catalogName the catalog's name, for messages
    * @return the job as it is after the retry
    * @throws NoSuchCleanupJobException no such job in that catalog (404)
    * @throws CleanupJobStateException the job is not {@code FAILED} (409); nothing changed
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException another entry or job now holds a
+   *     location overlapping the job's (409, naming it); nothing changed
    */
   public CleanupJob retry(String catalogId, String catalogName, long jobId) {
     CleanupJob job = act(catalogId, catalogName, jobId, "retry", "only a FAILED job can be retried",
-        (dao, now) -> dao.retryFailed(catalogId, jobId, now), current -> false);
+        (h, dao, now) -> {
+          if (!dao.retryFailed(catalogId, jobId, now)) {
+            return false;
+          }
+          // the job released its locations when it FAILED; another entry may own them since: the
+          // purge must own them again before it may delete there, or the retry is refused (rolled back)
+          CleanupJob failed = dao.find(jobId).orElseThrow();
+          LocationClaims.acquire(h, catalogId, ClaimOwner.job(jobId),
+              TableRoots.assumedFromMetadataFile(failed.metadataLocation()), now, "Cannot retry cleanup job " + jobId);
+          return true;
+        }, current -> false);
     wakeWorkers.run();
     return job;
   }
@@ -54,14 +72,14 @@ public final class JobControl {
    */
   public CleanupJob runNow(String catalogId, String catalogName, long jobId) {
     CleanupJob job = act(catalogId, catalogName, jobId, "run-now", "only a PENDING job can be run now",
-        (dao, now) -> dao.runPendingNow(catalogId, jobId, now), current -> current.state() == CleanupJobState.PENDING);
+        (h, dao, now) -> dao.runPendingNow(catalogId, jobId, now), current -> current.state() == CleanupJobState.PENDING);
     wakeWorkers.run();
     return job;
   }
 
   @FunctionalInterface
   private interface Guarded {
-    boolean apply(CleanupJobDao dao, long now);
+    boolean apply(Handle h, CleanupJobDao dao, long now);
   }
 
   @FunctionalInterface
@@ -74,7 +92,7 @@ public final class JobControl {
       Guarded update, AlreadyDone alreadyDone) {
     return database.jdbi().inTransaction(h -> {
       CleanupJobDao dao = new CleanupJobDao(h);
-      boolean changed = update.apply(dao, clock.millis(h));
+      boolean changed = update.apply(h, dao, clock.millis(h));
       Optional<CleanupJob> current = dao.find(jobId).filter(j -> j.catalogId().equals(catalogId));
       CleanupJob job = current.orElseThrow(() -> new NoSuchCleanupJobException(catalogName, jobId));
       if (!changed && !alreadyDone.test(job)) {

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.entity.JdbcBackends;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.TableRoots;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,8 +63,9 @@ class JobControlTest {
   private long job(CleanupJobState state, Long waitMs) {
     return db.jdbi().inTransaction(h -> {
       long now = DatabaseClock.of(db.vendor()).millis(h);
+      String name = "t" + System.nanoTime();
       long id = new CleanupJobDao(h).insert(new NewCleanupJob(CleanupObjectType.TABLE, "default", CATALOG, "main", "db",
-          "t" + System.nanoTime(), "/w/db/t/metadata/1.json", "io", "x", "alice"), now - HOUR);
+          name, "/w/db/" + name + "/metadata/1.json", "io", "x", "alice"), now - HOUR);
       h.createUpdate("UPDATE lethe_cleanup_job SET state = :s, attempts = 3, last_error = 'manifest unreadable', "
               + "heartbeat_at = :hb, next_attempt_at = :next WHERE job_id = :id")
           .bind("s", state.name())
@@ -70,6 +75,11 @@ class JobControlTest {
           .execute();
       return id;
     });
+  }
+
+  private List<?> claims(long id) {
+    List<?> held = db.jdbi().withHandle(h -> LocationClaims.held(h, ClaimOwner.job(id)));
+    return held;
   }
 
   private CleanupJob row(long id) {
@@ -166,6 +176,29 @@ class JobControlTest {
     assertThatThrownBy(() -> control.retry("cat-2", "other", id)).isInstanceOf(NoSuchCleanupJobException.class);
     assertThatThrownBy(() -> control.runNow("cat-2", "other", id)).isInstanceOf(NoSuchCleanupJobException.class);
     assertThat(row(id).state()).isEqualTo(CleanupJobState.FAILED);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void retryIsRefusedWhileAnotherEntryOwnsTheJobsLocationAndChangesNothing(String backend) throws Exception {
+    JobControl control = open(backend);
+    long id = job(CleanupJobState.FAILED, null);
+    CleanupJob before = row(id);
+    // since it FAILED, another live owner (here a pending job) took a location inside the failed job's
+    long other = job(CleanupJobState.PENDING, null);
+    db.jdbi().useTransaction(h -> LocationClaims.acquire(h, CATALOG, ClaimOwner.job(other),
+        TableRoots.assumedFromMetadataFile(before.metadataLocation().replace("/metadata/1.json", "/data/x.parquet")),
+        0, "Cannot create db.t"));
+
+    assertThatThrownBy(() -> control.retry(CATALOG, "main", id)).isInstanceOf(AlreadyExistsException.class)
+        .hasMessageStartingWith("Cannot retry cleanup job " + id);
+    assertThat(row(id)).isEqualTo(before);
+    assertThat(claims(id)).isEmpty();
+    assertThat(wakes).hasValue(0);
+
+    db.jdbi().useTransaction(h -> LocationClaims.release(h, ClaimOwner.job(other)));
+    assertThat(control.retry(CATALOG, "main", id).state()).isEqualTo(CleanupJobState.PENDING);
+    assertThat(claims(id)).hasSize(1);
   }
 
   @ParameterizedTest
