@@ -101,6 +101,32 @@ class JobControlRoutesTest {
   }
 
   @Test
+  void aRetryIsRefusedWhileANewTableLivesWhereTheFailedJobWouldDelete() throws Exception {
+    start("1", null);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", Map.of()).statusCode())
+        .isEqualTo(200);
+    Path file = Path.of(http.createTable("db", "t", Map.of()));
+    Files.write(file, new byte[] {0x1f, (byte) 0x8b, 0, 1, 2, 'x'});
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, Map.of("X-Lethe-Async-Purge", "true"))
+        .statusCode()).isEqualTo(204);
+    await().atMost(Duration.ofSeconds(30)).until(() -> job("t", null).get("state").asText().equals("FAILED"));
+    long id = job("t", null).get("id").asLong();
+    String failed = job("t", null).toString();
+    // the name and the location were free, so a new table took both
+    HttpResponse<String> created = http.send("POST", NS + "/tables", "{\"name\":\"t\",\"location\":\""
+        + file.getParent().getParent() + "\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}", Map.of());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    Path fresh = Path.of(json(created).get("metadata-location").asText());
+
+    HttpResponse<String> retry = send("POST", CLEANUPS + "/" + id + "/retry", null);
+
+    assertError(retry, 409, "AlreadyExistsException", "Cannot retry cleanup job " + id);
+    assertThat(job("t", null).toString()).isEqualTo(failed);
+    assertThat(Files.exists(fresh)).isTrue();
+    assertThat(http.send("GET", NS + "/tables/t", null, Map.of()).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void onlyAnAdminActsAndEveryRefusalIsTheManagementShape() throws Exception {
     Path auth = dir.resolve("auth.yaml");
     Files.writeString(auth, "principals:\n"
