@@ -15,6 +15,7 @@ import dev.lethe.catalog.jobs.CleanupJobEnqueuer;
 import dev.lethe.catalog.jobs.CredentialCipher;
 import dev.lethe.catalog.jobs.JobClaimer;
 import dev.lethe.catalog.jobs.PurgeJobExecutor;
+import dev.lethe.catalog.jobs.JobControl;
 import dev.lethe.catalog.jobs.PurgeMetrics;
 import dev.lethe.catalog.jobs.PurgeWorkerPool;
 import dev.lethe.catalog.jobs.SynchronousPurge;
@@ -83,6 +84,7 @@ final class ServerComponents implements AutoCloseable {
   final SoftDeletes softDeletes;
   final Drops drops;
   final CleanupJobListing cleanupJobs;
+  final JobControl jobControl;
   final PageTokenKey pageTokens;
   final Readiness readiness;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -158,6 +160,7 @@ final class ServerComponents implements AutoCloseable {
     // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
     drops = new Drops(purge, softDeletes);
     cleanupJobs = new CleanupJobListing(database);
+    jobControl = new JobControl(database, workers::wakeUp);
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)
     pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)

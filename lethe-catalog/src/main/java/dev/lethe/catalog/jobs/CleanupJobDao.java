@@ -240,6 +240,43 @@ public final class CleanupJobDao {
   }
 
   /**
+   * An operator's retry (docs/design/0440-job-control.md): puts a {@code FAILED} job of the catalog
+   * back to {@code PENDING}, claimable at once, with no attempt used. The guard {@code state =
+   * 'FAILED'} makes it one compare-and-set: of two concurrent retries exactly one changes the row.
+   * The last error and the phase the job purged through are kept (a retry resumes after it).
+   *
+   * @param now ms since epoch (database clock), the new updated time
+   * @return true if this call moved the job, false if it is not a FAILED job of that catalog
+   */
+  public boolean retryFailed(String catalogId, long jobId, long now) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'PENDING', attempts = 0, heartbeat_at = NULL, "
+            + "next_attempt_at = NULL, updated_at = :now WHERE job_id = :id AND catalog_id = :c AND state = 'FAILED'")
+        .bind("now", now)
+        .bind("id", jobId)
+        .bind("c", catalogId)
+        .execute() == 1;
+  }
+
+  /**
+   * An operator's run-now (docs/design/0440-job-control.md): a {@code PENDING} job of the catalog
+   * waiting out its retry backoff becomes claimable at {@code now}. A job already claimable is not
+   * changed.
+   *
+   * @param now ms since epoch (database clock), the new earliest attempt; the updated time (the
+   *     claim order) is kept: no state changes
+   * @return true if this call shortened a wait, false if the job is not PENDING, not of that catalog,
+   *     or not waiting
+   */
+  public boolean runPendingNow(String catalogId, long jobId, long now) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET next_attempt_at = :now "
+            + "WHERE job_id = :id AND catalog_id = :c AND state = 'PENDING' AND next_attempt_at > :now")
+        .bind("now", now)
+        .bind("id", jobId)
+        .bind("c", catalogId)
+        .execute() == 1;
+  }
+
+  /**
    * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}) rows last changed before
    * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
    * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with

@@ -21,12 +21,17 @@ import picocli.CommandLine.Option;
  * <p>Exit codes, as every {@code lethe catalog} command (docs/soft-delete.md): 0 listed; 1 refused
  * (401, 403, 404) or the server unreachable or failing; 2 a bad option or a 400 answer. One line on
  * stderr.
+ *
+ * <p>Its subcommands {@code retry ID} and {@code run-now ID} are an admin's actions on one job
+ * ({@link CatalogJobActionCommand}).
  */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
+    subcommands = {CatalogJobActionCommand.Retry.class, CatalogJobActionCommand.RunNow.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
-    description = "List the asynchronous purge (cleanup) jobs of a catalog.")
+    description = {"List the asynchronous purge (cleanup) jobs of a catalog.",
+        "Admin actions on one job: jobs retry ID, jobs run-now ID."})
 final class CatalogJobsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -11,6 +11,7 @@ import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobListing;
 import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.JobControl;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
 import io.javalin.config.RoutesConfig;
@@ -28,6 +29,12 @@ import org.apache.iceberg.catalog.Namespace;
  * first, {@code limit} (1..10000, default 1000) jobs a page; {@code nextPageToken} (null on the last
  * page) continues below the page's last job id (docs/design/0403-keyset-catalog-listings.md). Rows never carry FileIO properties, credentials or metadata locations. Errors are {@code
  * {code, type, message}} JSON.
+ *
+ * <p>Admin actions (docs/design/0440-job-control.md): {@code POST …/cleanups/{id}/retry} (a FAILED
+ * job back to PENDING) and {@code POST …/cleanups/{id}/run-now} (a PENDING job claimable now), each
+ * 200 with the job as it now is in the row shape; 400 an id that is not a positive integer, 401/403
+ * not an admin, 404 unknown metalake, catalog or job, 409 the job's state does not allow it ({@code
+ * state} names it); nothing changes on an error.
  */
 public final class CleanupRoutes {
   /** Path of the route. */
@@ -36,21 +43,57 @@ public final class CleanupRoutes {
 
   private final IcebergCatalogs catalogs;
   private final CleanupJobListing jobsListing;
+  private final JobControl jobControl;
   private final AccessCheck access;
   private final PageTokenKey pageTokens;
 
-  /** Routes over the catalogs served and their cleanup jobs; {@code access} needs read on the catalog. */
-  /** @param pageTokens the key listing tokens are signed with */
-  public CleanupRoutes(IcebergCatalogs catalogs, CleanupJobListing jobsListing, AccessCheck access, PageTokenKey pageTokens) {
+  /**
+   * Routes over the catalogs served and their cleanup jobs; {@code access} needs read on the catalog
+   * for the listing, admin for an action.
+   *
+   * @param jobControl the one service the actions call
+   * @param pageTokens the key listing tokens are signed with
+   */
+  public CleanupRoutes(IcebergCatalogs catalogs, CleanupJobListing jobsListing, JobControl jobControl, AccessCheck access,
+      PageTokenKey pageTokens) {
+    this.jobControl = jobControl;
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.jobsListing = jobsListing;
     this.access = access;
   }
 
-  /** Registers the route. */
+  /** Registers the routes. */
   public void register(RoutesConfig routes) {
     ReadRoutes.getAndHead(routes, PATH, this::list);
+    routes.post(PATH + "/{id}/retry", ctx -> act(ctx, jobControl::retry));
+    routes.post(PATH + "/{id}/run-now", ctx -> act(ctx, jobControl::runNow));
+  }
+
+  @FunctionalInterface
+  private interface Action {
+    CleanupJob apply(String catalogId, String catalogName, long jobId);
+  }
+
+  /**
+   * An admin's action on one job (docs/design/0440-job-control.md): admin (401/403), then the
+   * catalog (404), then the id (400); answers 200 with the job as it now is, in the listing's row
+   * shape. 404 unknown job and 409 wrong state are thrown by {@link JobControl}.
+   */
+  private void act(Context ctx, Action action) {
+    access.checkAdmin(AuthorizationHeader.of(ctx));
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
+    String id = ctx.pathParam("id");
+    long jobId;
+    try {
+      jobId = Long.parseLong(id);
+    } catch (NumberFormatException e) {
+      jobId = -1;
+    }
+    if (jobId < 1) {
+      throw new IllegalArgumentException("Invalid cleanup job id: expected a positive integer, got '" + id + "'");
+    }
+    ctx.status(200).json(view(action.apply(catalog.row().catalogId(), catalog.name(), jobId), true));
   }
 
   private void list(Context ctx) {

@@ -1,0 +1,104 @@
+package dev.lethe.catalog.jobs;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.location.ClaimOwner;
+import dev.lethe.catalog.location.LocationClaims;
+import dev.lethe.catalog.location.TableRoots;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * An operator's control of cleanup jobs (docs/design/0440-job-control.md): {@link #retry} a
+ * {@code FAILED} job, {@link #runNow} a {@code PENDING} one waiting out its backoff. Each action is
+ * one guarded {@code UPDATE} in one transaction, read back in it; the workers are woken after the
+ * commit. The management routes call only this class.
+ */
+public final class JobControl {
+  private final CatalogDatabase database;
+  private final DatabaseClock clock;
+  private final Runnable wakeWorkers;
+
+  /**
+   * @param database the catalog database holding the jobs
+   * @param wakeWorkers wakes this process's purge workers (they poll anyway; this only saves the wait)
+   */
+  public JobControl(CatalogDatabase database, Runnable wakeWorkers) {
+    this.database = database;
+    this.clock = DatabaseClock.of(database.vendor());
+    this.wakeWorkers = Objects.requireNonNull(wakeWorkers, "wakeWorkers");
+  }
+
+  /**
+   * Puts a {@code FAILED} job back to {@code PENDING}: attempts 0, no backoff, claimable at once.
+   * Of two concurrent retries one wins; the other is refused with the state the winner left. The job
+   * claims again, in the same transaction, the location its metadata file is under (it released its
+   * claims when it FAILED), so no entry can own it while the purge may delete there.
+   *
+   * @param catalogId the catalog's id (a job of another catalog is unknown here)
+   * @param catalogName the catalog's name, for messages
+   * @return the job as it is after the retry
+   * @throws NoSuchCleanupJobException no such job in that catalog (404)
+   * @throws CleanupJobStateException the job is not {@code FAILED} (409); nothing changed
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException another entry or job now holds a
+   *     location overlapping the job's (409, naming it); nothing changed
+   */
+  public CleanupJob retry(String catalogId, String catalogName, long jobId) {
+    CleanupJob job = act(catalogId, catalogName, jobId, "retry", "only a FAILED job can be retried",
+        (h, dao, now) -> {
+          if (!dao.retryFailed(catalogId, jobId, now)) {
+            return false;
+          }
+          // the job released its locations when it FAILED; another entry may own them since: the
+          // purge must own them again before it may delete there, or the retry is refused (rolled back)
+          CleanupJob failed = dao.find(jobId).orElseThrow();
+          LocationClaims.acquire(h, catalogId, ClaimOwner.job(jobId),
+              TableRoots.assumedFromMetadataFile(failed.metadataLocation()), now, "Cannot retry cleanup job " + jobId);
+          return true;
+        }, current -> false);
+    wakeWorkers.run();
+    return job;
+  }
+
+  /**
+   * Makes a {@code PENDING} job claimable now: a job waiting out its backoff gets its next attempt at
+   * the database's now; one already claimable is answered as it is.
+   *
+   * @param catalogId the catalog's id (a job of another catalog is unknown here)
+   * @param catalogName the catalog's name, for messages
+   * @return the job as it is after the action
+   * @throws NoSuchCleanupJobException no such job in that catalog (404)
+   * @throws CleanupJobStateException the job is not {@code PENDING} (409); nothing changed
+   */
+  public CleanupJob runNow(String catalogId, String catalogName, long jobId) {
+    CleanupJob job = act(catalogId, catalogName, jobId, "run-now", "only a PENDING job can be run now",
+        (h, dao, now) -> dao.runPendingNow(catalogId, jobId, now), current -> current.state() == CleanupJobState.PENDING);
+    wakeWorkers.run();
+    return job;
+  }
+
+  @FunctionalInterface
+  private interface Guarded {
+    boolean apply(Handle h, CleanupJobDao dao, long now);
+  }
+
+  @FunctionalInterface
+  private interface AlreadyDone {
+    boolean test(CleanupJob current);
+  }
+
+  /** The guarded update, then the row read back in the same transaction; a refusal names what it read. */
+  private CleanupJob act(String catalogId, String catalogName, long jobId, String action, String allowed,
+      Guarded update, AlreadyDone alreadyDone) {
+    return database.jdbi().inTransaction(h -> {
+      CleanupJobDao dao = new CleanupJobDao(h);
+      boolean changed = update.apply(h, dao, clock.millis(h));
+      Optional<CleanupJob> current = dao.find(jobId).filter(j -> j.catalogId().equals(catalogId));
+      CleanupJob job = current.orElseThrow(() -> new NoSuchCleanupJobException(catalogName, jobId));
+      if (!changed && !alreadyDone.test(job)) {
+        throw new CleanupJobStateException(action, job, allowed);
+      }
+      return job;
+    });
+  }
+}

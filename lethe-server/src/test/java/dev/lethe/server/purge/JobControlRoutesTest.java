@@ -1,0 +1,170 @@
+package dev.lethe.server.purge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lethe.server.LetheServer;
+import dev.lethe.server.ServerHttp;
+import dev.lethe.server.auth.TokenHash;
+import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.ServerConfig;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The admin job actions {@code POST …/cleanups/{id}/retry} and {@code …/run-now}
+ * (docs/design/0440-job-control.md) against a real server over HTTP: a purge that FAILED on an
+ * unreadable metadata file, repaired and retried, runs again and SUCCEEDED, releasing the name; every
+ * refusal is the management {@code {code, type, message}} shape with the right status.
+ */
+class JobControlRoutesTest {
+  private static final String NS = "/iceberg/v1/main/namespaces/db";
+  private static final String CLEANUPS = "/api/metalakes/default/catalogs/main/cleanups";
+
+  @TempDir Path dir;
+  private LetheServer server;
+  private ServerHttp http;
+
+  private void start(String workers, Path authFile) throws Exception {
+    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
+        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, authFile, Map.of(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, workers,
+            ConfigKeys.ASYNC_PURGE_MAX_ATTEMPTS, "1", ConfigKeys.SOFT_DELETE_ENABLED, "false")));
+    http = new ServerHttp(server);
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private HttpResponse<String> send(String method, String path, String token) throws Exception {
+    return http.send(method, path, null, token == null ? Map.of() : Map.of("Authorization", "Bearer " + token));
+  }
+
+  private JsonNode job(String name, String token) throws Exception {
+    return ServerHttp.JSON.readTree(send("GET", CLEANUPS + "?name=" + name, token).body()).get("cleanups").get(0);
+  }
+
+  private static JsonNode json(HttpResponse<String> r) throws Exception {
+    return ServerHttp.JSON.readTree(r.body());
+  }
+
+  private static void assertError(HttpResponse<String> r, int status, String type, String message) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+    JsonNode body = json(r);
+    assertThat(body.get("code").asInt()).isEqualTo(status);
+    assertThat(body.get("type").asText()).isEqualTo(type);
+    assertThat(body.get("message").asText()).contains(message);
+  }
+
+  @Test
+  void aFailedPurgeRepairedAndRetriedSucceedsAndReleasesTheName() throws Exception {
+    start("1", null);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}",
+        Map.of()).statusCode()).isEqualTo(200);
+    Path file = Path.of(http.createTable("db", "t", Map.of()));
+    byte[] good = Files.readAllBytes(file);
+    Files.write(file, new byte[] {0x1f, (byte) 0x8b, 0, 1, 2, 'x'});
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, Map.of("X-Lethe-Async-Purge", "true"))
+        .statusCode()).isEqualTo(204);
+    await().atMost(Duration.ofSeconds(30)).until(() -> job("t", null).get("state").asText().equals("FAILED"));
+    long id = job("t", null).get("id").asLong();
+    String listed = job("t", null).toString();
+
+    Files.write(file, good); // the operator repairs the cause
+    HttpResponse<String> retry = send("POST", CLEANUPS + "/" + id + "/retry", null);
+
+    assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
+    JsonNode answered = json(retry);
+    // the listing's row shape, field for field
+    assertThat(answered.fieldNames()).toIterable().containsExactlyElementsOf(ServerHttp.JSON.readTree(listed)::fieldNames);
+    assertThat(answered.get("id").asLong()).isEqualTo(id);
+    assertThat(answered.get("attempts").asInt()).isZero();
+    assertThat(answered.get("nextAttemptAt").isNull()).isTrue();
+    await().atMost(Duration.ofSeconds(30)).until(() -> job("t", null).get("state").asText().equals("SUCCEEDED"));
+    assertThat(Files.exists(file)).isFalse();
+    // the name is free again
+    http.createTable("db", "t", Map.of());
+    // a second retry of the same job is refused, naming the state
+    HttpResponse<String> again = send("POST", CLEANUPS + "/" + id + "/retry", null);
+    assertError(again, 409, "CleanupJobStateException", "it is SUCCEEDED");
+    assertThat(json(again).get("state").asText()).isEqualTo("SUCCEEDED");
+  }
+
+  @Test
+  void aRetryIsRefusedWhileANewTableLivesWhereTheFailedJobWouldDelete() throws Exception {
+    start("1", null);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", Map.of()).statusCode())
+        .isEqualTo(200);
+    Path file = Path.of(http.createTable("db", "t", Map.of()));
+    Files.write(file, new byte[] {0x1f, (byte) 0x8b, 0, 1, 2, 'x'});
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, Map.of("X-Lethe-Async-Purge", "true"))
+        .statusCode()).isEqualTo(204);
+    await().atMost(Duration.ofSeconds(30)).until(() -> job("t", null).get("state").asText().equals("FAILED"));
+    long id = job("t", null).get("id").asLong();
+    String failed = job("t", null).toString();
+    // the name and the location were free, so a new table took both
+    HttpResponse<String> created = http.send("POST", NS + "/tables", "{\"name\":\"t\",\"location\":\""
+        + file.getParent().getParent() + "\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}", Map.of());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    Path fresh = Path.of(json(created).get("metadata-location").asText());
+
+    HttpResponse<String> retry = send("POST", CLEANUPS + "/" + id + "/retry", null);
+
+    assertError(retry, 409, "AlreadyExistsException", "Cannot retry cleanup job " + id);
+    assertThat(job("t", null).toString()).isEqualTo(failed);
+    assertThat(Files.exists(fresh)).isTrue();
+    assertThat(http.send("GET", NS + "/tables/t", null, Map.of()).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void onlyAnAdminActsAndEveryRefusalIsTheManagementShape() throws Exception {
+    Path auth = dir.resolve("auth.yaml");
+    Files.writeString(auth, "principals:\n"
+        + principal("reader", "reader-token", "[main]", "[]")
+        + principal("writer", "writer-token", "[main]", "[main]")
+        + principal("root", "root-token", "[\"*\"]", "[\"*\"]"));
+    start("0", auth); // no worker: the job stays PENDING
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}",
+        Map.of("Authorization", "Bearer root-token")).statusCode()).isEqualTo(200);
+    http.createTable("db", "t", Map.of("Authorization", "Bearer root-token"));
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null,
+        Map.of("X-Lethe-Async-Purge", "true", "Authorization", "Bearer writer-token")).statusCode()).isEqualTo(204);
+    long id = job("t", "reader-token").get("id").asLong();
+    String before = job("t", "root-token").toString();
+
+    for (String action : new String[] {"retry", "run-now"}) {
+      String path = CLEANUPS + "/" + id + "/" + action;
+      assertError(send("POST", path, null), 401, "NotAuthorizedException", "Authorization");
+      assertError(send("POST", path, "reader-token"), 403, "ForbiddenException", "not an admin");
+      assertError(send("POST", path, "writer-token"), 403, "ForbiddenException", "not an admin");
+      assertError(send("POST", CLEANUPS + "/" + (id + 1000) + "/" + action, "root-token"), 404,
+          "NoSuchCleanupJobException", "Cleanup job does not exist in catalog main: " + (id + 1000));
+      assertError(send("POST", CLEANUPS + "/abc/" + action, "root-token"), 400, "IllegalArgumentException",
+          "Invalid cleanup job id: expected a positive integer, got 'abc'");
+      assertError(send("POST", CLEANUPS.replace("/main/", "/nope/") + "/" + id + "/" + action, "root-token"), 404,
+          "NoSuchCatalogException", "nope");
+    }
+    HttpResponse<String> retry = send("POST", CLEANUPS + "/" + id + "/retry", "root-token");
+    assertError(retry, 409, "CleanupJobStateException", "Cannot retry cleanup job " + id + ": it is PENDING");
+    assertThat(json(retry).get("state").asText()).isEqualTo("PENDING");
+    assertThat(job("t", "root-token").toString()).as("refusals changed nothing").isEqualTo(before);
+    HttpResponse<String> runNow = send("POST", CLEANUPS + "/" + id + "/run-now", "root-token");
+    assertThat(runNow.statusCode()).as(runNow.body()).isEqualTo(200);
+    assertThat(runNow.body()).isEqualTo(before);
+  }
+
+  private static String principal(String name, String token, String read, String write) {
+    return "  - name: " + name + "\n    token-sha256: " + TokenHash.sha256Hex(token) + "\n    read: " + read
+        + "\n    write: " + write + "\n";
+  }
+}
