@@ -57,11 +57,12 @@ class ErrorShapeRoutesTest {
   }
 
   /**
-   * A {@code %00} in the path: Jetty refuses the request line before the request has a path, so
-   * its 400 cannot know the surface and keeps Iceberg's shape on every path (docs/design/0437).
+   * A {@code %00} in the path (400) or a request line over Jetty's limit (414): Jetty refuses the
+   * request line before the request has a path, so the answer cannot know the surface and keeps
+   * Iceberg's shape on every path (docs/design/0437-one-error-shape.md).
    */
-  private static Row unparsable(String family, String method, String path) {
-    return new Row(family, 400, Shape.ICEBERG, method, path, ADMIN, "application/json", null, Map.of());
+  private static Row unparsable(String family, int status, String method, String path) {
+    return new Row(family, status, Shape.ICEBERG, method, path, ADMIN, "application/json", null, Map.of());
   }
 
   private static Row row(String family, int status, String method, String path, String token) {
@@ -112,19 +113,20 @@ class ErrorShapeRoutesTest {
         row("store", 404, "PATCH", KEY, ADMIN),
         row("store", 400, "PUT", KEY, ADMIN, json, "{", Map.of()),
         row("store", 400, "GET", KEY, ADMIN, json, null, Map.of("Authorization", ADMIN, "X-Second", "x")),
-        unparsable("store", "GET", "/store/v1/records/team/c/%00"),
+        unparsable("store", 400, "GET", "/store/v1/records/team/c/%00"),
         row("store", 400, "GET", "/store/v1/records/team/c/%e2%82", ADMIN),
-        unparsable("store", "DELETE", "/store/v1/records/team/c/%00"),
+        unparsable("store", 400, "DELETE", "/store/v1/records/team/c/%00"),
         row("store", 409, "PUT", KEY, ADMIN, json, RECORD, Map.of("If-None-Match", "*")),
         row("store", 413, "PUT", KEY, ADMIN, json, BIG, Map.of()),
         row("store", 415, "PUT", KEY, ADMIN, "text/plain", RECORD, Map.of()),
         row("store", 431, "GET", KEY, ADMIN, json, null, Map.of("X-Big", "y".repeat(20000))),
+        unparsable("store", 414, "GET", KEY + "x".repeat(20000)),
         row("api", 401, "GET", TABLES + "?deleted=true", null),
         row("api", 403, "GET", TABLES + "?deleted=true", READER),
         row("api", 404, "POST", TABLES + "/absent/undrop", ADMIN),
         row("api", 404, "GET", "/api/nothing-here", ADMIN),
         row("api", 400, "GET", TABLES + "?deleted=true&pageSize=abc", ADMIN),
-        unparsable("api", "GET", TABLES + "/%00"),
+        unparsable("api", 400, "GET", TABLES + "/%00"),
         row("api", 413, "DELETE", TABLES + "/t", ADMIN, json, BIG, Map.of()),
         row("api", 415, "DELETE", TABLES + "/t", ADMIN, "text/plain", "x", Map.of()),
         row("api", 431, "GET", TABLES + "?deleted=true", ADMIN, json, null, Map.of("X-Big", "y".repeat(20000))),
