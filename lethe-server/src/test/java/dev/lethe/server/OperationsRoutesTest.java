@@ -100,8 +100,8 @@ class OperationsRoutesTest {
       new Object[] {"GET", "/api/metalakes/default/catalogs/main/deleted-tables", false},
       new Object[] {"GET", "/store/v1", false},
       new Object[] {"GET", "/store/v1/records/notes", false},
-      new Object[] {"GET", "/metrics", true},
-      new Object[] {"GET", "/healthz", true});
+      new Object[] {"GET", "/metrics", false},
+      new Object[] {"GET", "/healthz", false});
 
   @Test
   void twoAuthorizationHeadersAre400InEachRoutesErrorShape() throws Exception {

@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #answer} is a pure function of the surface, the failure and whether the server stops;
  * {@link #write} renders an {@link Answer} in the surface's shape: Iceberg's {@link ErrorResponse}
- * under {@code /iceberg} (and any path outside {@code /api/} and {@code /store/}), {@code {code,
- * type, message}} plus {@link Answer#extra()} under {@code /api/} and {@code /store/}. A 401 always
- * carries {@code WWW-Authenticate}.
+ * under {@code /iceberg} (and any path outside {@code /api/}, {@code /store/} and the operational
+ * routes), {@code {code, type, message}} plus {@link Answer#extra()} on those
+ * (docs/design/0437-one-error-shape.md). A 401 always carries {@code WWW-Authenticate}.
  */
 public final class ErrorMapper {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
@@ -50,9 +50,12 @@ public final class ErrorMapper {
 
   /** Which error vocabulary and body shape a path speaks; chosen once by its prefix. */
   public enum Surface {
-    /** Iceberg REST ({@code /iceberg/…}) and anything outside the two trees below. */
+    /** Iceberg REST ({@code /iceberg/…}) and any path outside the trees below. */
     ICEBERG,
-    /** The management routes under {@code /api/}. */
+    /**
+     * The management routes under {@code /api/} and the operational routes ({@code /metrics},
+     * {@code /healthz}, {@code /readyz}): the non-Iceberg shape (docs/design/0437-one-error-shape.md).
+     */
     API,
     /** The store routes under {@code /store/}. */
     STORE;
@@ -62,8 +65,10 @@ public final class ErrorMapper {
       if (path.startsWith("/store/")) {
         return STORE;
       }
-      return path.startsWith("/api/") ? API : ICEBERG;
+      return path.startsWith("/api/") || OPERATIONAL.contains(path) ? API : ICEBERG;
     }
+
+    private static final java.util.Set<String> OPERATIONAL = java.util.Set.of("/metrics", "/healthz", "/readyz");
   }
 
   /**
@@ -197,11 +202,13 @@ public final class ErrorMapper {
   }
 
   /**
-   * The body of an error Jetty answers itself, before the path is known to be a route's (an
-   * unparsable request line, a URI or headers over the limits): Iceberg's {@link ErrorResponse}
-   * with {@code message} as Jetty gave it (null or its reason phrase when it has no more to say).
+   * The body of an error Jetty answers itself, before any route runs (an unparsable request line,
+   * a URI or headers over the limits), in the shape of {@code path}'s surface
+   * (docs/design/0437-one-error-shape.md): {@code {code, type, message}} under {@code /api/} and
+   * {@code /store/}, Iceberg's {@link ErrorResponse} elsewhere and when the path is unknown (null).
+   * {@code message} is as Jetty gave it (null or its reason phrase when it has no more to say).
    */
-  public byte[] jettyBody(int code, String message) {
+  public byte[] jettyBody(int code, String message, String path) {
     String reason = HttpStatus.getMessage(code);
     if (code == 400 && (message == null || message.isBlank() || message.equals(reason))) {
       message = "the request line or headers cannot be parsed (e.g. %00 or a bad %-escape in the path)";
@@ -210,6 +217,13 @@ public final class ErrorMapper {
         ? "HTTP " + code + " " + reason
         : "HTTP " + code + " " + reason + ": " + message;
     String type = code == 404 ? "NotFoundException" : code >= 500 ? "InternalServerError" : "BadRequestException";
+    if (path != null && Surface.of(path) != Surface.ICEBERG) {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("code", code);
+      body.put("type", type);
+      body.put("message", oneLine(text));
+      return json.write(body);
+    }
     return json.write(ErrorResponse.builder().responseCode(code).withType(type).withMessage(text).build());
   }
 

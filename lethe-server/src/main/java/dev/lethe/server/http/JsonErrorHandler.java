@@ -2,6 +2,7 @@ package dev.lethe.server.http;
 
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -10,8 +11,9 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Jetty's error handler for failures Jetty answers itself, before any route runs: a request URI
  * Jetty cannot parse (e.g. {@code %00}), a URI or header block over Jetty's limits (414, 431). It
- * writes Iceberg's ErrorResponse JSON instead of Jetty's HTML page (docs/design/0200-catalog-architecture.md
- * "HTTP surface": never an HTML page or a stack trace). Its body is {@link ErrorMapper#jettyBody}.
+ * writes JSON instead of Jetty's HTML page (docs/design/0200-catalog-architecture.md "HTTP surface":
+ * never an HTML page or a stack trace), in the shape of the path's surface
+ * (docs/design/0437-one-error-shape.md). Its body is {@link ErrorMapper#jettyBody}.
  */
 public final class JsonErrorHandler extends ErrorHandler {
   private final ErrorMapper errors;
@@ -32,8 +34,21 @@ public final class JsonErrorHandler extends ErrorHandler {
   @Override
   protected void generateResponse(
       Request request, Response response, int code, String message, Throwable cause, Callback callback) {
-    byte[] body = errors.jettyBody(code, message);
+    byte[] body = errors.jettyBody(code, message, path(request));
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  /**
+   * The request's path as sent (still %-encoded), or null when Jetty refused the request line
+   * before it had a path (e.g. {@code %00}): that answer keeps Iceberg's shape.
+   */
+  private static String path(Request request) {
+    try {
+      HttpURI uri = request.getHttpURI();
+      return uri == null ? null : uri.getPath();
+    } catch (RuntimeException unparsable) {
+      return null;
+    }
   }
 }
