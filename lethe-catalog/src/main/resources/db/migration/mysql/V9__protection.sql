@@ -16,4 +16,4 @@ CREATE TABLE lethe_protection (
   reason VARCHAR(1024) NOT NULL,
   CONSTRAINT pk_protection PRIMARY KEY (catalog_id, protection_key),
   CONSTRAINT fk_protection_catalog FOREIGN KEY (catalog_id) REFERENCES lethe_catalog (catalog_id)
-);
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
