@@ -61,8 +61,7 @@ class ProtectionCatalogTest extends SoftDeleteFixture {
     open(backend);
     Table table = ParquetTables.createRichTable(catalog, "t", Map.of());
     Set<Path> files = filesUnder(table.location());
-    String metadata = catalog.row() == null ? null : ((org.apache.iceberg.BaseTable) table).operations().current()
-        .metadataFileLocation();
+    String metadata = ((org.apache.iceberg.BaseTable) table).operations().current().metadataFileLocation();
     protect(Kind.TABLE, ParquetTables.NS, "t");
     CleanupJobEnqueuer jobs = new CleanupJobEnqueuer(db, "default", cipher, new FileIOFactory());
 
