@@ -69,6 +69,8 @@ final class HttpApp {
         components.pageTokens);
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens);
+    dev.lethe.server.management.ProtectionRoutes protectionRoutes =
+        new dev.lethe.server.management.ProtectionRoutes(components.catalogs, components.protections, access);
     StoreService storeService = new StoreService(components.store, access);
     StoreMetrics storeMetrics = new StoreMetrics(components.registry);
     StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens, storeMetrics);
@@ -154,6 +156,7 @@ final class HttpApp {
       iceberg.register(c.routes);
       cleanups.register(c.routes);
       softDeleteRoutes.register(c.routes);
+      protectionRoutes.register(c.routes);
       storeRoutes.register(c.routes);
       boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
       ReadRoutes.getAndHead(c.routes, "/metrics", ctx -> {

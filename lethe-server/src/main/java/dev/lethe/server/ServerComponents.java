@@ -85,6 +85,7 @@ final class ServerComponents implements AutoCloseable {
   final Drops drops;
   final CleanupJobListing cleanupJobs;
   final JobControl jobControl;
+  final dev.lethe.catalog.entity.Protections protections;
   final PageTokenKey pageTokens;
   final Readiness readiness;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -161,6 +162,7 @@ final class ServerComponents implements AutoCloseable {
     drops = new Drops(purge, softDeletes);
     cleanupJobs = new CleanupJobListing(database);
     jobControl = new JobControl(database, workers::wakeUp);
+    protections = new dev.lethe.catalog.entity.Protections(database, clock); // docs/design/0441-drop-protection.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)
     pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)

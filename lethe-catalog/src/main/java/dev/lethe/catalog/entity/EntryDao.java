@@ -123,8 +123,16 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
         .execute();
   }
 
-  /** Moves an entry to another namespace and/or name; returns rows changed (0 or 1). */
+  /** What a protection of this kind of entry is (docs/design/0441-drop-protection.md). */
+  abstract ProtectionDao.Kind protectionKind();
+
+  /**
+   * Moves an entry to another namespace and/or name; returns rows changed (0 or 1).
+   *
+   * @throws ProtectedException if a protection covers the entry's current name (nothing changes)
+   */
   public int rename(String namespaceId, String name, String toNamespaceId, String toName, long now) {
+    new ProtectionDao(handle).check(protectionKind(), namespaceId, name);
     return handle
         .createUpdate("UPDATE " + table + " SET namespace_id = :toNs, name = :toName, updated_at = :now "
             + "WHERE namespace_id = :ns AND name = :name" + visible)
@@ -140,8 +148,10 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
    * Removes the visible entry of that name (a table's metadata-only drop); files are not touched.
    *
    * @return rows deleted (0 or 1)
+   * @throws ProtectedException if a protection covers the entry (nothing changes)
    */
   public final int delete(String namespaceId, String name) {
+    new ProtectionDao(handle).check(protectionKind(), namespaceId, name);
     return handle
         .createUpdate("DELETE FROM " + table + " WHERE namespace_id = :ns AND name = :name" + visible)
         .bind("ns", namespaceId)

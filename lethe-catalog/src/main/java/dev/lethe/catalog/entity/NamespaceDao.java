@@ -102,8 +102,14 @@ public final class NamespaceDao {
         .execute();
   }
 
-  /** Deletes a namespace row; returns the number of rows deleted (0 or 1). */
+  /**
+   * Deletes a namespace row; returns the number of rows deleted (0 or 1).
+   *
+   * @throws ProtectedException if a protection covers the namespace or anything named inside it
+   *     (docs/design/0441-drop-protection.md; nothing changes)
+   */
   public int delete(String namespaceId) {
+    new ProtectionDao(handle).check(ProtectionDao.Kind.NAMESPACE, namespaceId, "");
     return handle
         .createUpdate("DELETE FROM lethe_namespace WHERE namespace_id = :id")
         .bind("id", namespaceId)

@@ -17,6 +17,11 @@ import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
  * compare-and-set) address live rows only.
  */
 public final class TableDao extends EntryDao<TableRow> {
+  @Override
+  ProtectionDao.Kind protectionKind() {
+    return ProtectionDao.Kind.TABLE;
+  }
+
   /** The one "is deleted" predicate; every query of this DAO uses it. */
   public static final String IS_DELETED = "(deleted_at <> 0 OR deletion_id IS NOT NULL)";
 
@@ -74,8 +79,15 @@ public final class TableDao extends EntryDao<TableRow> {
    * Points a live row at its deletion record: the soft drop. Row and name stay.
    *
    * @return 1 if set, 0 if the row is no longer live
+   * @throws ProtectedException if a protection covers the table (docs/design/0441-drop-protection.md;
+   *     nothing changes)
    */
   public int setDeletionId(String tableId, String deletionId) {
+    handle.createQuery("SELECT namespace_id, name FROM lethe_table WHERE table_id = :id")
+        .bind("id", tableId)
+        .map((rs, ctx) -> new String[] {rs.getString(1), rs.getString(2)})
+        .findOne()
+        .ifPresent(r -> new ProtectionDao(handle).check(ProtectionDao.Kind.TABLE, r[0], r[1]));
     return handle
         .createUpdate("UPDATE lethe_table SET deletion_id = :d WHERE table_id = :id AND " + LIVE)
         .bind("d", deletionId)

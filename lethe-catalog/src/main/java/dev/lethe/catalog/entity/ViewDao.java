@@ -8,6 +8,11 @@ import org.jdbi.v3.core.mapper.reflect.ConstructorMapper;
 
 /** SQL of table {@code lethe_view}. */
 public final class ViewDao extends EntryDao<ViewRow> {
+  @Override
+  ProtectionDao.Kind protectionKind() {
+    return ProtectionDao.Kind.VIEW;
+  }
+
   private static final RowMapper<ViewRow> ROWS = ConstructorMapper.of(ViewRow.class);
   private static final List<String> COLUMNS = List.of("view_id", "catalog_id", "namespace_id", "name",
       "metadata_location", "previous_metadata_location", "created_at", "updated_at");

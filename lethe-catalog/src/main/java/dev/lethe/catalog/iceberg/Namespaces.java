@@ -5,6 +5,7 @@ import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.NamespaceRow;
+import dev.lethe.catalog.entity.ProtectionDao;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.ViewDao;
 import dev.lethe.catalog.location.AllowedLocations;
@@ -119,6 +120,8 @@ final class Namespaces {
         return false;
       }
       String id = row.get().namespaceId();
+      // a protection is named before emptiness: docs/design/0441-drop-protection.md
+      new ProtectionDao(h).check(ProtectionDao.Kind.NAMESPACE, id, "");
       if (new TableDao(h).any(id)) {
         throw new NamespaceNotEmptyException("Namespace %s is not empty: it contains tables", namespace);
       }

@@ -71,11 +71,22 @@ final class CatalogServer {
    *     cannot be reached or answers without JSON
    */
   Answer send(String method, String path) throws Failure {
+    return send(method, path, null);
+  }
+
+  /**
+   * {@link #send(String, String)} with a JSON request body ({@code null}: none); a {@code 204}
+   * answer reads as an empty JSON object.
+   */
+  Answer send(String method, String path, String jsonBody) throws Failure {
     HttpRequest.Builder request;
     try {
       URI uri = URI.create(stripSlash(server) + path);
       request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-          .method(method, HttpRequest.BodyPublishers.noBody());
+          .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(jsonBody));
+      if (jsonBody != null) {
+        request.header("Content-Type", "application/json");
+      }
     } catch (IllegalArgumentException e) {
       throw new Failure(2, "invalid --server: " + server);
     }
@@ -99,6 +110,9 @@ final class CatalogServer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Failure(1, "interrupted");
+    }
+    if (response.statusCode() == 204) {
+      return new Answer(204, JSON.createObjectNode(), tokenSent);
     }
     try {
       JsonNode body = JSON.readTree(response.body());

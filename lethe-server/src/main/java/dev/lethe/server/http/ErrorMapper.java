@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import dev.lethe.catalog.entity.DatabaseUnavailable;
+import dev.lethe.catalog.entity.ProtectedException;
 import dev.lethe.catalog.jobs.CleanupJobStateException;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -142,6 +143,9 @@ public final class ErrorMapper {
       // an operator's job action in the wrong state names the state (docs/design/0440-job-control.md)
       new Row(CleanupJobStateException.class, named(409), e -> new Answer(409, "CleanupJobStateException",
           e.getMessage(), Map.of("state", ((CleanupJobStateException) e).state().name()), Log.NONE, false, 0), null),
+      // a drop refused by a protection names it and who set it (docs/design/0441-drop-protection.md)
+      new Row(ProtectedException.class, named(409), e -> new Answer(409, "ProtectedException", e.getMessage(),
+          Map.of("protection", ProtectionView.of(((ProtectedException) e).protection())), Log.NONE, false, 0), null),
       catalog(UnprocessableEntityException.class, 422),
       catalog(UnsupportedOperationException.class, 406),
       new Row(IllegalArgumentException.class, named(400),

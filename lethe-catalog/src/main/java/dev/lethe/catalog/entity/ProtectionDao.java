@@ -1,0 +1,145 @@
+package dev.lethe.catalog.entity;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+/**
+ * SQL of table {@code lethe_protection} and the one check every entry removal runs in its own
+ * transaction (docs/design/0441-drop-protection.md): {@link EntryDao#delete}, {@link
+ * EntryDao#rename}, {@link TableDao#setDeletionId} and {@link NamespaceDao#delete} call {@link
+ * #check} before they change a row.
+ */
+public final class ProtectionDao {
+  /** What a protection covers. */
+  public enum Kind { TABLE, VIEW, NAMESPACE }
+
+  /**
+   * One protection.
+   *
+   * @param kind what it covers
+   * @param namespace the namespace levels joined by U+001F (for {@link Kind#NAMESPACE} the
+   *     protected namespace itself)
+   * @param name the entry's name; {@code ""} for {@link Kind#NAMESPACE}
+   * @param setBy the principal who set it
+   * @param setAt when, ms since epoch
+   * @param reason why, as given (may be empty)
+   */
+  public record Protection(Kind kind, String namespace, String name, String setBy, long setAt, String reason) {
+    /** "table a.b (set by alice: reason)" for messages. */
+    public String describe() {
+      String ns = namespace.replace(NamespaceNames.SEPARATOR, ".");
+      String what = kind == Kind.NAMESPACE ? "namespace " + ns : kind.name().toLowerCase() + " " + ns + "." + name;
+      return "protection on " + what + " set by " + setBy + (reason.isEmpty() ? "" : " (" + reason + ")");
+    }
+  }
+
+  private static final RowMapper<Protection> ROWS = (rs, ctx) -> new Protection(Kind.valueOf(rs.getString("kind")),
+      rs.getString("namespace"), rs.getString("name"), rs.getString("set_by"), rs.getLong("set_at"),
+      rs.getString("reason"));
+
+  private final Handle handle;
+
+  /** A DAO bound to one handle (and so to its transaction, if any). */
+  public ProtectionDao(Handle handle) {
+    this.handle = handle;
+  }
+
+  /** The catalog's protections, by kind, namespace and name. */
+  public List<Protection> list(String catalogId) {
+    return handle
+        .createQuery("SELECT kind, namespace, name, set_by, set_at, reason FROM lethe_protection "
+            + "WHERE catalog_id = :c ORDER BY kind, namespace, name")
+        .bind("c", catalogId)
+        .map(ROWS)
+        .list();
+  }
+
+  /**
+   * Sets the protection, replacing one on the same object (its setter, time and reason).
+   *
+   * @return the protection as stored
+   */
+  public Protection put(String catalogId, Protection p) {
+    clear(catalogId, p.kind(), p.namespace(), p.name());
+    handle
+        .createUpdate("INSERT INTO lethe_protection (protection_key, catalog_id, kind, namespace, name, set_by, set_at, "
+            + "reason) VALUES (:k, :c, :kind, :ns, :name, :by, :at, :reason)")
+        .bind("k", key(p.kind(), p.namespace(), p.name()))
+        .bind("c", catalogId)
+        .bind("kind", p.kind().name())
+        .bind("ns", p.namespace())
+        .bind("name", p.name())
+        .bind("by", p.setBy())
+        .bind("at", p.setAt())
+        .bind("reason", p.reason())
+        .execute();
+    return p;
+  }
+
+  /** Clears the protection on that object; returns whether there was one. */
+  public boolean clear(String catalogId, Kind kind, String namespace, String name) {
+    return handle
+        .createUpdate("DELETE FROM lethe_protection WHERE catalog_id = :c AND protection_key = :k")
+        .bind("c", catalogId)
+        .bind("k", key(kind, namespace, name))
+        .execute() == 1;
+  }
+
+  /**
+   * The protection that covers an entry or namespace, if any: its own, or one on its namespace or
+   * any ancestor of it; for a namespace also one on any entry or namespace inside it.
+   *
+   * @param kind the entry's kind; {@link Kind#NAMESPACE} for a namespace drop
+   * @param namespace the stored namespace name (levels joined by U+001F)
+   * @param name the entry's name; ignored for {@link Kind#NAMESPACE}
+   */
+  public Optional<Protection> covering(String catalogId, Kind kind, String namespace, String name) {
+    String sep = NamespaceNames.SEPARATOR;
+    for (Protection p : list(catalogId)) {
+      boolean nsAtOrAbove = p.kind() == Kind.NAMESPACE
+          && (namespace.equals(p.namespace()) || namespace.startsWith(p.namespace() + sep));
+      boolean covers = kind == Kind.NAMESPACE
+          ? nsAtOrAbove || p.namespace().equals(namespace) || p.namespace().startsWith(namespace + sep)
+          : nsAtOrAbove || (p.kind() == kind && p.namespace().equals(namespace) && p.name().equals(name));
+      if (covers) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Refuses the change if a protection covers the entry of that name in the namespace with id
+   * {@code namespaceId} (or, for {@link Kind#NAMESPACE}, that namespace).
+   *
+   * @throws ProtectedException if one does; the caller's transaction should roll back
+   */
+  public void check(Kind kind, String namespaceId, String name) {
+    Optional<NamespaceRow> ns = new NamespaceDao(handle).findById(namespaceId);
+    if (ns.isEmpty()) {
+      return;
+    }
+    Optional<Protection> p = covering(ns.get().catalogId(), kind, ns.get().name(), name);
+    if (p.isPresent()) {
+      String nsName = ns.get().name().replace(NamespaceNames.SEPARATOR, ".");
+      throw new ProtectedException(kind == Kind.NAMESPACE ? "Namespace " + nsName
+          : (kind == Kind.TABLE ? "Table " : "View ") + nsName + "." + name, p.get());
+    }
+  }
+
+  private static String key(Kind kind, String namespace, String name) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(
+          (kind.name() + '\0' + namespace + '\0' + name).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

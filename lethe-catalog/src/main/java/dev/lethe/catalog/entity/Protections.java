@@ -1,0 +1,66 @@
+package dev.lethe.catalog.entity;
+
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Sets, clears and lists drop protections (docs/design/0441-drop-protection.md), each in its own
+ * transaction; the check itself is {@link ProtectionDao#check}, which every drop runs. Thread-safe.
+ */
+public final class Protections {
+  private final CatalogDatabase database;
+  private final Clock clock;
+
+  public Protections(CatalogDatabase database, Clock clock) {
+    this.database = database;
+    this.clock = clock;
+  }
+
+  /** The catalog's protections, by kind, namespace and name. */
+  public List<ProtectionDao.Protection> list(String catalogId) {
+    return database.jdbi().withHandle(h -> new ProtectionDao(h).list(catalogId));
+  }
+
+  /**
+   * Protects the object (replacing a protection on it), now, by {@code setBy}.
+   *
+   * @param namespace stored namespace name (levels joined by U+001F), not empty
+   * @param name the entry's name; {@code ""} for a namespace
+   * @param reason why; not null, at most 1024 characters
+   * @return the protection as stored
+   * @throws IllegalArgumentException on an empty namespace, a missing or extra name, or a reason too long
+   */
+  public ProtectionDao.Protection protect(String catalogId, ProtectionDao.Kind kind, String namespace, String name,
+      String setBy, String reason) {
+    validate(kind, namespace, name);
+    if (reason.length() > 1024) {
+      throw new IllegalArgumentException("Invalid reason: at most 1024 characters, got " + reason.length());
+    }
+    ProtectionDao.Protection p = new ProtectionDao.Protection(kind, namespace, name, setBy, clock.millis(), reason);
+    return database.jdbi().inTransaction(h -> new ProtectionDao(h).put(catalogId, p));
+  }
+
+  /**
+   * Clears the protection on the object.
+   *
+   * @return whether there was one
+   */
+  public boolean unprotect(String catalogId, ProtectionDao.Kind kind, String namespace, String name) {
+    validate(kind, namespace, name);
+    return database.jdbi().inTransaction(h -> new ProtectionDao(h).clear(catalogId, kind, namespace, name));
+  }
+
+  private static void validate(ProtectionDao.Kind kind, String namespace, String name) {
+    if (namespace.isEmpty()) {
+      throw new IllegalArgumentException("Invalid protection: namespace must not be empty");
+    }
+    if (kind == ProtectionDao.Kind.NAMESPACE ? !name.isEmpty() : name.isEmpty()) {
+      throw new IllegalArgumentException(kind == ProtectionDao.Kind.NAMESPACE
+          ? "Invalid protection: a namespace protection takes no name"
+          : "Invalid protection: a " + kind.name().toLowerCase() + " protection needs a name");
+    }
+    if (namespace.length() > 512 || name.length() > 255) {
+      throw new IllegalArgumentException("Invalid protection: namespace at most 512 and name at most 255 characters");
+    }
+  }
+}

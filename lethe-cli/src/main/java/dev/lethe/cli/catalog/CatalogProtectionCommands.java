@@ -1,0 +1,176 @@
+package dev.lethe.cli.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code lethe catalog protect|unprotect KIND NAME} and {@code lethe catalog protections}: drop
+ * protection over {@code …/catalogs/{c}/protections} of a running server
+ * (docs/design/0441-drop-protection.md; docs/catalog.md "Protection"). {@code KIND} is {@code
+ * table}, {@code view} or {@code namespace}; {@code NAME} is dotted ({@code sales.orders}; for a
+ * namespace, its levels). Exit codes as every {@code lethe catalog} command: 0 done; 1 refused
+ * (401, 403, 404) or the server unreachable or failing; 2 a bad argument or a 400 answer.
+ */
+final class CatalogProtectionCommands {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private CatalogProtectionCommands() {}
+
+  /** The options protect and unprotect share. */
+  abstract static class Target implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin CatalogServer server;
+
+    @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
+        description = "Catalog (default: ${DEFAULT-VALUE}).")
+    String catalog;
+
+    @Parameters(index = "0", paramLabel = "KIND", description = "table, view or namespace.")
+    String kind;
+
+    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table or view), sales (a namespace).")
+    String name;
+
+    List<String> namespace;
+    String entry;
+
+    /** Checks KIND and NAME; exit 2 on a bad one. */
+    void resolve() {
+      kind = kind.toLowerCase(Locale.ROOT);
+      if (!List.of("table", "view", "namespace").contains(kind)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid KIND: expected table, view or namespace, got " + kind);
+      }
+      List<String> levels = Arrays.asList(name.split("\\.", -1));
+      if (levels.stream().anyMatch(String::isEmpty) || (!kind.equals("namespace") && levels.size() < 2)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: expected "
+            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME") + ", got '" + name + "'");
+      }
+      namespace = kind.equals("namespace") ? levels : levels.subList(0, levels.size() - 1);
+      entry = kind.equals("namespace") ? null : levels.get(levels.size() - 1);
+    }
+
+    int fail(String command, CatalogServer.Failure f) {
+      spec.commandLine().getErr().println("lethe catalog " + command + ": " + f.getMessage());
+      return f.exitCode;
+    }
+  }
+
+  /** {@code lethe catalog protect KIND NAME [--reason R]}. */
+  @Command(name = "protect", mixinStandardHelpOptions = true, footerHeading = "%nExit codes:%n", footer = {
+      "  0  ok", "  1  refused (401, 403, 404) or server unreachable or failing", "  2  bad argument, or a 400 answer"},
+      description = "Admin: protect a table, view or namespace from every drop, rename away and namespace drop.")
+  static final class Protect extends Target {
+    @Option(names = "--reason", defaultValue = "", description = "Why (kept and shown with the protection).")
+    String reason;
+
+    @Override
+    public Integer call() {
+      resolve();
+      ObjectNode body = JSON.createObjectNode();
+      body.put("kind", kind);
+      ArrayNode ns = body.putArray("namespace");
+      namespace.forEach(ns::add);
+      if (entry != null) {
+        body.put("name", entry);
+      }
+      body.put("reason", reason);
+      CatalogServer.Answer answer;
+      try {
+        answer = server.send("PUT", server.catalogPath(catalog) + "/protections", body.toString());
+        if (answer.status() != 200) {
+          throw new CatalogServer.Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+        }
+      } catch (CatalogServer.Failure f) {
+        return fail("protect", f);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      print(out, JSON.createArrayNode().add(answer.body()));
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code lethe catalog unprotect KIND NAME}. */
+  @Command(name = "unprotect", mixinStandardHelpOptions = true, footerHeading = "%nExit codes:%n", footer = {
+      "  0  ok", "  1  refused (401, 403, 404 no such protection) or server unreachable or failing",
+      "  2  bad argument, or a 400 answer"},
+      description = "Admin: clear the protection on a table, view or namespace.")
+  static final class Unprotect extends Target {
+    @Override
+    public Integer call() {
+      resolve();
+      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(String.join(".", namespace))
+          + (entry == null ? "" : "&name=" + CatalogServer.encode(entry));
+      try {
+        CatalogServer.Answer answer = server.send("DELETE", server.catalogPath(catalog) + "/protections" + query);
+        if (answer.status() != 204) {
+          throw new CatalogServer.Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+        }
+      } catch (CatalogServer.Failure f) {
+        return fail("unprotect", f);
+      }
+      spec.commandLine().getOut().println("Unprotected " + kind + " " + name);
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+  }
+
+  /** {@code lethe catalog protections}. */
+  @Command(name = "protections", mixinStandardHelpOptions = true, footerHeading = "%nExit codes:%n", footer = {
+      "  0  ok", "  1  refused (401, 403, 404) or server unreachable or failing", "  2  bad argument, or a 400 answer"},
+      description = "List the catalog's drop protections.")
+  static final class Protections implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin CatalogServer server;
+
+    @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
+        description = "Catalog (default: ${DEFAULT-VALUE}).")
+    String catalog;
+
+    @Override
+    public Integer call() {
+      JsonNode body;
+      try {
+        body = server.ok("GET", server.catalogPath(catalog) + "/protections");
+      } catch (CatalogServer.Failure f) {
+        spec.commandLine().getErr().println("lethe catalog protections: " + f.getMessage());
+        return f.exitCode;
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      print(out, body.path("protections"));
+      out.flush();
+      return 0;
+    }
+  }
+
+  static void print(PrintWriter out, JsonNode protections) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"KIND", "NAME", "SET_BY", "SET_AT", "REASON"});
+    for (JsonNode p : protections) {
+      List<String> levels = new ArrayList<>();
+      p.path("namespace").forEach(l -> levels.add(l.asText()));
+      if (!p.path("name").isNull() && !p.path("name").isMissingNode()) {
+        levels.add(p.path("name").asText());
+      }
+      rows.add(new String[] {p.path("kind").asText(), String.join(".", levels), p.path("setBy").asText(),
+          Instant.ofEpochMilli(p.path("setAt").asLong()).toString(), p.path("reason").asText().replace('\n', ' ')});
+    }
+    TextTable.print(out, rows);
+  }
+}

@@ -1,0 +1,154 @@
+package dev.lethe.server.protect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.lethe.server.LetheServer;
+import dev.lethe.server.ServerHttp;
+import dev.lethe.server.auth.TokenHash;
+import dev.lethe.server.config.ConfigKeys;
+import dev.lethe.server.config.ServerConfig;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Drop protection over HTTP against a real server (docs/design/0441-drop-protection.md): only an
+ * admin sets or clears it, everyone with read lists it, every drop route of a protected object is a
+ * 409 naming the protection and who set it and changes nothing, and it survives a restart.
+ */
+class ProtectionRoutesTest {
+  private static final String NS = "/iceberg/v1/main/namespaces/db";
+  private static final String PROTECTIONS = "/api/metalakes/default/catalogs/main/protections";
+  private static final String MGMT_TABLE = "/api/metalakes/default/catalogs/main/schemas/db/tables/";
+  private static final Map<String, String> ROOT = Map.of("Authorization", "Bearer root-token");
+  private static final Map<String, String> WRITER = Map.of("Authorization", "Bearer writer-token");
+
+  @TempDir Path dir;
+  private LetheServer server;
+  private ServerHttp http;
+
+  private void start(boolean softDeletion) throws Exception {
+    Path auth = dir.resolve("auth.yaml");
+    Files.writeString(auth, "principals:\n"
+        + principal("reader", "reader-token", "[main]", "[]")
+        + principal("writer", "writer-token", "[main]", "[main]")
+        + principal("root", "root-token", "[\"*\"]", "[\"*\"]"));
+    server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
+        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, auth, Map.of(ConfigKeys.SOFT_DELETE_ENABLED, String.valueOf(softDeletion))));
+    http = new ServerHttp(server);
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String principal(String name, String token, String read, String write) {
+    return "  - name: " + name + "\n    token-sha256: " + TokenHash.sha256Hex(token) + "\n    read: " + read
+        + "\n    write: " + write + "\n";
+  }
+
+  private static JsonNode json(HttpResponse<String> r) throws Exception {
+    return ServerHttp.JSON.readTree(r.body());
+  }
+
+  private static void assertRefused(HttpResponse<String> r) throws Exception {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+    assertThat(r.body()).contains("protect").contains("set by root");
+  }
+
+  private HttpResponse<String> protect(String body, Map<String, String> headers) throws Exception {
+    return http.send("PUT", PROTECTIONS, body, headers);
+  }
+
+  @Test
+  void onlyAnAdminSetsOrClearsAndEveryReaderSeesIt() throws Exception {
+    start(false);
+    String body = "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"reason\":\"quarterly close\"}";
+    HttpResponse<String> none = protect(body, Map.of());
+    assertThat(none.statusCode()).as(none.body()).isEqualTo(401);
+    HttpResponse<String> writer = protect(body, WRITER);
+    assertThat(writer.statusCode()).as(writer.body()).isEqualTo(403);
+    assertThat(json(writer).get("type").asText()).isEqualTo("ForbiddenException");
+    HttpResponse<String> set = protect(body, ROOT);
+    assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+    assertThat(json(set).get("setBy").asText()).isEqualTo("root");
+    assertThat(json(set).get("reason").asText()).isEqualTo("quarterly close");
+
+    HttpResponse<String> listed = http.send("GET", PROTECTIONS, null, Map.of("Authorization", "Bearer reader-token"));
+    assertThat(listed.statusCode()).isEqualTo(200);
+    JsonNode p = json(listed).get("protections").get(0);
+    assertThat(p.get("kind").asText()).isEqualTo("table");
+    assertThat(p.get("namespace").get(0).asText()).isEqualTo("db");
+    assertThat(p.get("name").asText()).isEqualTo("t");
+    assertThat(http.send("GET", PROTECTIONS, null, Map.of()).statusCode()).isEqualTo(401);
+
+    String clear = PROTECTIONS + "?kind=table&namespace=db&name=t";
+    assertThat(http.send("DELETE", clear, null, WRITER).statusCode()).isEqualTo(403);
+    assertThat(http.send("DELETE", clear, null, Map.of()).statusCode()).isEqualTo(401);
+    assertThat(http.send("DELETE", clear, null, ROOT).statusCode()).isEqualTo(204);
+    HttpResponse<String> again = http.send("DELETE", clear, null, ROOT);
+    assertThat(again.statusCode()).as(again.body()).isEqualTo(404);
+    assertThat(json(again).get("code").asInt()).isEqualTo(404);
+
+    for (String bad : new String[] {"not json", "[]", "{\"kind\":\"table\",\"namespace\":[\"db\"]}",
+        "{\"kind\":\"namespace\",\"namespace\":[\"db\"],\"name\":\"t\"}", "{\"kind\":\"bucket\",\"namespace\":[\"db\"]}",
+        "{\"kind\":\"table\",\"namespace\":[],\"name\":\"t\"}", "{\"kind\":\"table\",\"namespace\":\"db\",\"name\":\"t\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"extra\":1}", "{\"kind\":1,\"namespace\":[\"db\"]}"}) {
+      HttpResponse<String> r = protect(bad, ROOT);
+      assertThat(r.statusCode()).as(bad + " -> " + r.body()).isEqualTo(400);
+      assertThat(json(r).get("type").asText()).isEqualTo("IllegalArgumentException");
+    }
+    assertThat(http.send("DELETE", PROTECTIONS + "?kind=table", null, ROOT).statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void everyDropRouteOfAProtectedObjectIs409AndItSurvivesARestart() throws Exception {
+    start(false);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", ROOT).statusCode())
+        .isEqualTo(200);
+    Path metadata = Path.of(http.createTable("db", "t", ROOT));
+    assertThat(protect("{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"reason\":\"keep\"}", ROOT)
+        .statusCode()).isEqualTo(200);
+
+    assertRefused(http.send("DELETE", NS + "/tables/t", null, WRITER));
+    assertRefused(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, WRITER));
+    assertRefused(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null,
+        Map.of("Authorization", "Bearer writer-token", "X-Lethe-Async-Purge", "true")));
+    assertRefused(http.send("POST", "/iceberg/v1/main/tables/rename",
+        "{\"source\":{\"namespace\":[\"db\"],\"name\":\"t\"},\"destination\":{\"namespace\":[\"db\"],\"name\":\"u\"}}",
+        WRITER));
+    assertRefused(http.send("DELETE", MGMT_TABLE + "t", null, WRITER));
+    assertRefused(http.send("DELETE", NS, null, WRITER));
+    HttpResponse<String> refused = http.send("DELETE", MGMT_TABLE + "t", null, WRITER);
+    JsonNode protection = json(refused).get("protection");
+    assertThat(json(refused).get("type").asText()).isEqualTo("ProtectedException");
+    assertThat(protection.get("setBy").asText()).isEqualTo("root");
+    assertThat(protection.get("reason").asText()).isEqualTo("keep");
+    assertThat(http.send("GET", NS + "/tables/t", null, ROOT).statusCode()).isEqualTo(200);
+    assertThat(Files.exists(metadata)).isTrue();
+
+    // after a restart, with soft deletion on: still listed, still refused
+    server.close();
+    start(true);
+    assertThat(json(http.send("GET", PROTECTIONS, null, ROOT)).get("protections")).hasSize(1);
+    assertRefused(http.send("DELETE", MGMT_TABLE + "t", null, WRITER));
+    assertRefused(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, WRITER));
+    assertThat(http.send("GET", NS + "/tables/t", null, ROOT).statusCode()).isEqualTo(200);
+    assertThat(Files.exists(metadata)).isTrue();
+
+    // a namespace protection covers a table created later
+    assertThat(protect("{\"kind\":\"namespace\",\"namespace\":[\"db\"]}", ROOT).statusCode()).isEqualTo(200);
+    http.createTable("db", "later", ROOT);
+    assertRefused(http.send("DELETE", NS + "/tables/later", null, WRITER));
+    assertThat(http.send("DELETE", PROTECTIONS + "?kind=namespace&namespace=db", null, ROOT).statusCode()).isEqualTo(204);
+    assertThat(http.send("DELETE", NS + "/tables/later", null, WRITER).statusCode()).isEqualTo(204);
+  }
+}
