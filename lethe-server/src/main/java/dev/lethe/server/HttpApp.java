@@ -68,7 +68,7 @@ final class HttpApp {
     CleanupRoutes cleanups = new CleanupRoutes(components.catalogs, components.cleanupJobs, components.jobControl, access,
         components.pageTokens);
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
-        components.drops, components.pageTokens);
+        components.drops, components.pageTokens, components.purgePreviews);
     StoreService storeService = new StoreService(components.store, access);
     StoreMetrics storeMetrics = new StoreMetrics(components.registry);
     StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens, storeMetrics);
