@@ -12,12 +12,12 @@ import picocli.CommandLine.Command;
         "  2  bad argument, or a 400 answer"},
     description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables (each takes --catalog, default main).",
     subcommands = {CatalogJobsCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class,
-        CatalogPurgeNowCommand.class})
+        CatalogPurgeNowCommand.class, CatalogPreviewCommand.class})
 public final class CatalogCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command (jobs, deleted, undrop, purge-now)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command (jobs, deleted, undrop, purge-now, preview)");
   }
 }
