@@ -41,13 +41,15 @@ public final class PurgeMetrics {
     this.filesDeleted = Counter.builder("lethe.purge.files.deleted")
         .description("Files deleted by cleanup jobs in this process").register(registry);
     Gauge.builder("lethe.purge.jobs.pending", this, m -> m.snapshot().counts().get(CleanupJobState.PENDING))
+        // Micrometer holds a gauge's object weakly: nothing else may keep this one, and a collected gauge reads NaN
+        .strongReference(true)
         .description("Cleanup jobs waiting for a worker, cluster-wide (read from the job table, at most once a second)")
         .register(registry);
-    Gauge.builder("lethe.purge.jobs.running", this, m -> m.snapshot().counts().get(CleanupJobState.RUNNING))
+    Gauge.builder("lethe.purge.jobs.running", this, m -> m.snapshot().counts().get(CleanupJobState.RUNNING)).strongReference(true)
         .description("Cleanup jobs leased by a worker now, cluster-wide").register(registry);
-    Gauge.builder("lethe.purge.jobs.failed", this, m -> m.snapshot().counts().get(CleanupJobState.FAILED))
+    Gauge.builder("lethe.purge.jobs.failed", this, m -> m.snapshot().counts().get(CleanupJobState.FAILED)).strongReference(true)
         .description("Cleanup jobs FAILED and kept for an operator to retry or cancel, cluster-wide").register(registry);
-    Gauge.builder("lethe.purge.oldest_pending_age_ms", this, m -> m.snapshot().oldestPendingAgeMs())
+    Gauge.builder("lethe.purge.oldest_pending_age_ms", this, m -> m.snapshot().oldestPendingAgeMs()).strongReference(true)
         .description("Age in ms of the oldest PENDING cleanup job on the database clock; 0 when none waits")
         .register(registry);
   }
