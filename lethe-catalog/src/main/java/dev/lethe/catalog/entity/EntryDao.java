@@ -132,8 +132,7 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
    * @throws ProtectedException if a protection covers the entry's current name (nothing changes)
    */
   public int rename(String namespaceId, String name, String toNamespaceId, String toName, long now) {
-    new ProtectionDao(handle).check(protectionKind(), namespaceId, name);
-    return handle
+    int renamed = handle
         .createUpdate("UPDATE " + table + " SET namespace_id = :toNs, name = :toName, updated_at = :now "
             + "WHERE namespace_id = :ns AND name = :name" + visible)
         .bind("toNs", toNamespaceId)
@@ -142,6 +141,8 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
         .bind("ns", namespaceId)
         .bind("name", name)
         .execute();
+    new ProtectionDao(handle).check(protectionKind(), namespaceId, name);
+    return renamed;
   }
 
   /**
@@ -151,12 +152,13 @@ public abstract sealed class EntryDao<R> permits TableDao, ViewDao {
    * @throws ProtectedException if a protection covers the entry (nothing changes)
    */
   public final int delete(String namespaceId, String name) {
-    new ProtectionDao(handle).check(protectionKind(), namespaceId, name);
-    return handle
+    int deleted = handle
         .createUpdate("DELETE FROM " + table + " WHERE namespace_id = :ns AND name = :name" + visible)
         .bind("ns", namespaceId)
         .bind("name", name)
         .execute();
+    new ProtectionDao(handle).check(protectionKind(), namespaceId, name);
+    return deleted;
   }
 
   private static String camel(String column) {

@@ -109,11 +109,13 @@ public final class NamespaceDao {
    *     (docs/design/0441-drop-protection.md; nothing changes)
    */
   public int delete(String namespaceId) {
-    new ProtectionDao(handle).check(ProtectionDao.Kind.NAMESPACE, namespaceId, "");
-    return handle
+    Optional<NamespaceRow> ns = findById(namespaceId);
+    int deleted = handle
         .createUpdate("DELETE FROM lethe_namespace WHERE namespace_id = :id")
         .bind("id", namespaceId)
         .execute();
+    ns.ifPresent(row -> new ProtectionDao(handle).check(ProtectionDao.Kind.NAMESPACE, row, ""));
+    return deleted;
   }
 
   /** A namespace row; its properties are one JSON column. */

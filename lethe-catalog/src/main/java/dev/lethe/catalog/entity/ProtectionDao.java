@@ -13,7 +13,8 @@ import org.jdbi.v3.core.mapper.RowMapper;
  * SQL of table {@code lethe_protection} and the one check every entry removal runs in its own
  * transaction (docs/design/0441-drop-protection.md): {@link EntryDao#delete}, {@link
  * EntryDao#rename}, {@link TableDao#setDeletionId} and {@link NamespaceDao#delete} call {@link
- * #check} before they change a row.
+ * #check} after they change their row, and the check and every change of protections run under one
+ * lock, so a protect and a drop are ordered by their commits (0441 "Race with a concurrent protect").
  */
 public final class ProtectionDao {
   /** What a protection covers. */
@@ -66,6 +67,7 @@ public final class ProtectionDao {
    * @return the protection as stored
    */
   public Protection put(String catalogId, Protection p) {
+    lock();
     clear(catalogId, p.kind(), p.namespace(), p.name());
     handle
         .createUpdate("INSERT INTO lethe_protection (protection_key, catalog_id, kind, namespace, name, set_by, set_at, "
@@ -84,6 +86,7 @@ public final class ProtectionDao {
 
   /** Clears the protection on that object; returns whether there was one. */
   public boolean clear(String catalogId, Kind kind, String namespace, String name) {
+    lock();
     return handle
         .createUpdate("DELETE FROM lethe_protection WHERE catalog_id = :c AND protection_key = :k")
         .bind("c", catalogId)
@@ -116,21 +119,41 @@ public final class ProtectionDao {
 
   /**
    * Refuses the change if a protection covers the entry of that name in the namespace with id
-   * {@code namespaceId} (or, for {@link Kind#NAMESPACE}, that namespace).
+   * {@code namespaceId} (or, for {@link Kind#NAMESPACE}, that namespace). Call it after the change's
+   * own row write, so the row lock comes before the protection lock, as for location claims.
    *
    * @throws ProtectedException if one does; the caller's transaction should roll back
    */
   public void check(Kind kind, String namespaceId, String name) {
-    Optional<NamespaceRow> ns = new NamespaceDao(handle).findById(namespaceId);
-    if (ns.isEmpty()) {
-      return;
-    }
-    Optional<Protection> p = covering(ns.get().catalogId(), kind, ns.get().name(), name);
+    new NamespaceDao(handle).findById(namespaceId).ifPresent(ns -> check(kind, ns, name));
+  }
+
+  /**
+   * {@link #check(Kind, String, String)} for a namespace row read before the change (a namespace's
+   * own drop deletes the row the id would find).
+   *
+   * @throws ProtectedException if a protection covers it; the caller's transaction should roll back
+   */
+  public void check(Kind kind, NamespaceRow ns, String name) {
+    lock();
+    Optional<Protection> p = covering(ns.catalogId(), kind, ns.name(), name);
     if (p.isPresent()) {
-      String nsName = ns.get().name().replace(NamespaceNames.SEPARATOR, ".");
+      String nsName = ns.name().replace(NamespaceNames.SEPARATOR, ".");
       throw new ProtectedException(kind == Kind.NAMESPACE ? "Namespace " + nsName
           : (kind == Kind.TABLE ? "Table " : "View ") + nsName + "." + name, p.get());
     }
+  }
+
+  /**
+   * Takes the catalog database's claims lock ({@code lethe_location_lock} row 1) until the
+   * transaction ends: a protect and a drop's check then run one after the other, and the check reads
+   * every protection committed before it (docs/design/0441-drop-protection.md).
+   */
+  private void lock() {
+    handle.createQuery("SELECT lock_id FROM lethe_location_lock WHERE lock_id = 1 FOR UPDATE")
+        .mapTo(Integer.class)
+        .findOne()
+        .orElseThrow(() -> new IllegalStateException("Cannot lock protections: lethe_location_lock has no row 1"));
   }
 
   private static String key(Kind kind, String namespace, String name) {

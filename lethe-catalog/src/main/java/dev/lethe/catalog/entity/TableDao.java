@@ -83,17 +83,19 @@ public final class TableDao extends EntryDao<TableRow> {
    *     nothing changes)
    */
   public int setDeletionId(String tableId, String deletionId) {
+    int set = handle
+        .createUpdate("UPDATE lethe_table SET deletion_id = :d WHERE table_id = :id AND " + LIVE)
+        .bind("d", deletionId)
+        .bind("id", tableId)
+        .execute();
     handle.createQuery("SELECT namespace_id, name FROM lethe_table WHERE table_id = :id")
         .bind("id", tableId)
         .map((rs, ctx) -> new String[] {rs.getString(1), rs.getString(2)})
         .findOne()
         .ifPresent(r -> new ProtectionDao(handle).check(ProtectionDao.Kind.TABLE, r[0], r[1]));
-    return handle
-        .createUpdate("UPDATE lethe_table SET deletion_id = :d WHERE table_id = :id AND " + LIVE)
-        .bind("d", deletionId)
-        .bind("id", tableId)
-        .execute();
+    return set;
   }
+
 
   /**
    * Clears the pointer of a retained row if it still points at {@code deletionId}: the restore.
