@@ -1,7 +1,6 @@
 package dev.lethe.cli.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lethe.catalog.iceberg.EntityNames;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -34,13 +33,7 @@ final class CatalogPurgeNowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String path = server.tablesPath(spec, schema, true);
-    try {
-      EntityNames.check("table", schema.table);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    path += "/" + CatalogServer.encode(schema.table) + "/purge";
+    String path = server.tableActionPath(spec, schema, "purge");
     CatalogServer.Answer answer;
     try {
       answer = server.accepted("POST", path);

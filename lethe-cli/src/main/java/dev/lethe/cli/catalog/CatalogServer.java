@@ -143,6 +143,22 @@ final class CatalogServer {
   }
 
   /**
+   * The path of an action on one table, {@code …/schemas/{s}/tables/{t}/ACTION}, with every name checked.
+   *
+   * @param action the last segment, e.g. {@code undrop}, {@code purge}
+   * @throws CommandLine.ParameterException if the catalog, namespace or table name is not valid (exit 2)
+   */
+  String tableActionPath(CommandLine.Model.CommandSpec spec, SchemaArgs schema, String action) {
+    String tables = tablesPath(spec, schema, true);
+    try {
+      EntityNames.check("table", schema.table);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    return tables + "/" + encode(schema.table) + "/" + action;
+  }
+
+  /**
    * {@link #send}, and the JSON body of a {@code 200}.
    *
    * @throws Failure as {@link #send}; for any other status the server's message, exit 2 for a

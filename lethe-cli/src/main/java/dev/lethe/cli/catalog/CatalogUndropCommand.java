@@ -1,7 +1,6 @@
 package dev.lethe.cli.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lethe.catalog.iceberg.EntityNames;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,14 +32,7 @@ final class CatalogUndropCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String path;
-    try {
-      path = server.tablesPath(spec, schema, true);
-      EntityNames.check("table", schema.table);
-      path += "/" + CatalogServer.encode(schema.table) + "/undrop";
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    String path = server.tableActionPath(spec, schema, "undrop");
     JsonNode body;
     try {
       body = server.ok("POST", path);
