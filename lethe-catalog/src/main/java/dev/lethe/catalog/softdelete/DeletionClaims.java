@@ -170,7 +170,7 @@ final class DeletionClaims {
           () -> TableRoots.assumedFromMetadataFile(e.row().metadataLocation()), now,
           "Cannot purge the dropped table " + new NamespaceDao(h).findById(e.row().namespaceId())
               .map(ns -> String.join(".", NamespaceNames.decode(ns.name()).levels()) + ".").orElse("") + e.row().name()
-              + " (deletion " + e.record().deletionId() + ")");
+              + " (entity id " + e.record().entityId() + ")");
     } else if (c.decision() instanceof RemoveMetadata m) {
       LocationClaims.release(h, ClaimOwner.table(m.record().entityId()));
     }

@@ -31,14 +31,14 @@ public final class RetainedNameGuard {
    */
   public static void checkName(Handle h, String namespaceId, TableIdentifier id) {
     new DeletionDao(h).findRetained(namespaceId, id.name()).ifPresent(r -> {
-      throw new AlreadyExistsException("Cannot use name %s: it is held by the dropped table's retained deletion %s; %s",
-          id, r.record().deletionId(), describe(r));
+      throw new AlreadyExistsException("Cannot use name %s: it is held by a dropped table that is retained (entity id %s); %s",
+          id, r.record().entityId(), describe(r));
     });
   }
 
   /**
    * @param h handle (inside the namespace-drop transaction)
-   * @throws NamespaceNotEmptyException naming the retained tables (and their deletions) if any
+   * @throws NamespaceNotEmptyException naming the retained tables (and their entity ids, as listings show them) if any
    */
   public static void checkNamespaceDrop(Handle h, String namespaceId, Namespace namespace) {
     List<RetainedDeletion> kept = new DeletionDao(h).listRetained(namespaceId);
@@ -46,7 +46,7 @@ public final class RetainedNameGuard {
       return;
     }
     String named = kept.stream().limit(MAX_NAMED)
-        .map(r -> r.tableName() + " (deletion " + r.record().deletionId() + ", " + r.record().state() + ")")
+        .map(r -> r.tableName() + " (entity id " + r.record().entityId() + ", " + r.record().state() + ")")
         .collect(Collectors.joining(", "));
     String more = kept.size() > MAX_NAMED ? " and " + (kept.size() - MAX_NAMED) + " more" : "";
     throw new NamespaceNotEmptyException("Namespace %s is not empty: it holds %d retained deletion(s) of dropped tables: %s%s; "
@@ -59,7 +59,7 @@ public final class RetainedNameGuard {
       // a FAILED job is never re-driven (docs/design/0202-soft-deletion.md §6): waiting would not free the name
       if (retained.purgeJobState() == CleanupJobState.FAILED) {
         return "its purge failed (cleanup job " + r.purgeJobId() + " FAILED); the name stays reserved until an operator "
-            + "repairs the purge";
+            + "retries the job (lethe catalog jobs retry " + r.purgeJobId() + ")";
       }
       return "it is being purged (cleanup job " + r.purgeJobId() + ", " + retained.purgeJobState()
           + "); the name is free once the purge succeeds";

@@ -18,7 +18,7 @@ class RetainedNameGuardTest extends SoftDeleteFixture {
     SoftDeletes sd = softDeletes(true, 0);
     DeletionRecord r = drop(sd, "t", true);
     assertThatThrownBy(() -> catalog.createTable(id("t"), ParquetTables.SCHEMA))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId()).hasMessageContaining("undrop");
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId()).hasMessageContaining("undrop");
 
     long jobId = sd.expireDue(10).get(0).purgeJobId();
     assertThatThrownBy(() -> catalog.createTable(id("t"), ParquetTables.SCHEMA))

@@ -114,18 +114,18 @@ class SoftDeletesTest extends SoftDeleteFixture {
     String deadline = java.time.Instant.ofEpochMilli(r.retentionExpiresAt()).toString();
 
     assertThatThrownBy(() -> catalog.createTable(id("t"), ParquetTables.SCHEMA))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId()).hasMessageContaining(deadline);
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId()).hasMessageContaining(deadline);
     assertThatThrownBy(() -> catalog.registerTable(id("t"), metadata))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId());
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId());
     assertThatThrownBy(() -> catalog.registerTable(id("t"), metadata, true))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId());
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId());
     assertThatThrownBy(() -> catalog.renameTable(id("other"), id("t")))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId());
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId());
     assertThatThrownBy(() -> catalog.renameView(id("v"), id("t")))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId());
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId());
     assertThatThrownBy(() -> catalog.buildView(id("t")).withSchema(ParquetTables.SCHEMA)
         .withDefaultNamespace(ParquetTables.NS).withQuery("spark", "select 1").create())
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId());
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId());
     assertThat(catalog.tableExists(id("other"))).isTrue();
     assertThat(catalog.viewExists(id("v"))).isTrue();
     assertThat(sd(r)).isEqualTo(r);
@@ -200,7 +200,7 @@ class SoftDeletesTest extends SoftDeleteFixture {
     DeletionRecord r = drop(softDeletes(true, DAY), "t", false);
 
     assertThatThrownBy(() -> catalog.dropNamespace(ParquetTables.NS))
-        .isInstanceOf(NamespaceNotEmptyException.class).hasMessageContaining("t (deletion " + r.deletionId());
+        .isInstanceOf(NamespaceNotEmptyException.class).hasMessageContaining("t (entity id " + r.entityId()).hasMessageNotContaining(r.deletionId());
     assertThat(catalog.namespaceExists(ParquetTables.NS)).isTrue();
     assertThat(softDeletes(false, DAY).list(row, Namespace.of("nope"))).isEmpty();
   }

@@ -108,6 +108,7 @@ class SoftDropIcebergRoutesTest {
     createTable("other");
     send("DELETE", T, null, Map.of());
     String deletionId = query("SELECT deletion_id FROM lethe_entity_deletion").get(0).substring("deletion_id=".length());
+    String entityId = query("SELECT entity_id FROM lethe_entity_deletion").get(0).substring("entity_id=".length());
 
     HttpResponse<String> create = send("POST", "/iceberg/v1/main/namespaces/db/tables", String.format(TABLE_BODY, "t"), Map.of());
     HttpResponse<String> register = send("POST", "/iceberg/v1/main/namespaces/db/register",
@@ -117,12 +118,14 @@ class SoftDropIcebergRoutesTest {
 
     for (HttpResponse<String> r : List.of(create, register, rename)) {
       assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
-      assertThat(r.body()).contains("AlreadyExistsException").contains(deletionId).contains("recoverable until");
+      assertThat(r.body()).contains("AlreadyExistsException").contains("entity id " + entityId).doesNotContain(deletionId)
+          .contains("recoverable until");
     }
     assertThat(send("DELETE", "/iceberg/v1/main/namespaces/db/tables/other", null, Map.of()).statusCode()).isEqualTo(204);
     HttpResponse<String> dropNs = send("DELETE", "/iceberg/v1/main/namespaces/db", null, Map.of());
     assertThat(dropNs.statusCode()).isEqualTo(409);
-    assertThat(dropNs.body()).contains("NamespaceNotEmptyException").contains("t (deletion " + deletionId).contains("other (deletion ");
+    assertThat(dropNs.body()).contains("NamespaceNotEmptyException").contains("t (entity id " + entityId).contains("other (entity id ")
+        .doesNotContain(deletionId);
   }
 
   @Test
