@@ -68,7 +68,20 @@ public final class ProtectionDao {
    */
   public Protection put(String catalogId, Protection p) {
     lock();
-    clear(catalogId, p.kind(), p.namespace(), p.name());
+    // an existing row is updated in place, so a transaction that lost an insert race and runs again
+    // finds the winner's row instead of deleting it and racing once more (Protections.protect)
+    int updated = handle
+        .createUpdate("UPDATE lethe_protection SET set_by = :by, set_at = :at, reason = :reason "
+            + "WHERE catalog_id = :c AND protection_key = :k")
+        .bind("k", key(p.kind(), p.namespace(), p.name()))
+        .bind("c", catalogId)
+        .bind("by", p.setBy())
+        .bind("at", p.setAt())
+        .bind("reason", p.reason())
+        .execute();
+    if (updated > 0) {
+      return p;
+    }
     handle
         .createUpdate("INSERT INTO lethe_protection (protection_key, catalog_id, kind, namespace, name, set_by, set_at, "
             + "reason) VALUES (:k, :c, :kind, :ns, :name, :by, :at, :reason)")

@@ -1,7 +1,9 @@
 package dev.lethe.catalog.entity;
 
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * Sets, clears and lists drop protections (docs/design/0441-drop-protection.md), each in its own
@@ -37,7 +39,27 @@ public final class Protections {
       throw new IllegalArgumentException("Invalid reason: at most 1024 characters, got " + reason.length());
     }
     ProtectionDao.Protection p = new ProtectionDao.Protection(kind, namespace, name, setBy, clock.millis(), reason);
-    return database.jdbi().inTransaction(h -> new ProtectionDao(h).put(catalogId, p));
+    // two admins setting one new protection at once both find no row and both insert: the loser's
+    // key violation (or deadlock) is a lost race, and a second transaction updates the winner's row
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return database.jdbi().inTransaction(h -> new ProtectionDao(h).put(catalogId, p));
+      } catch (UnableToExecuteStatementException e) {
+        if (attempt >= 5 || !lostRace(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean lostRace(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof SQLException sql && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("23") || sql.getSQLState().equals("40001"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

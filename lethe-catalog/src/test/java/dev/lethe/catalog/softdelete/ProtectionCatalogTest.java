@@ -237,6 +237,41 @@ class ProtectionCatalogTest extends SoftDeleteFixture {
     assertThat(counts).as("every kind of step ran, seed " + seed).hasSize(7);
   }
 
+  /**
+   * Admins setting one new protection at once: each gets the protection, none a key violation (a
+   * lost race is retried, {@code Protections.protect}), and one row is left.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void concurrentProtectsOfOneNewNameAllSucceed(String backend) throws Exception {
+    open(backend);
+    dev.lethe.catalog.entity.Protections protections =
+        new dev.lethe.catalog.entity.Protections(db, java.time.Clock.systemUTC());
+    int threads = 8;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String name = "race" + round;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        List<java.util.concurrent.Future<Protection>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          String by = "admin" + t;
+          results.add(pool.submit(() -> {
+            start.await();
+            return protections.protect(row.catalogId(), Kind.TABLE, "db", name, by, "");
+          }));
+        }
+        for (java.util.concurrent.Future<Protection> r : results) {
+          assertThat(r.get().name()).as("round " + round).isEqualTo(name);
+        }
+        assertThat(protections.list(row.catalogId()).stream().filter(p -> p.name().equals(name)).count())
+            .as("round " + round).isEqualTo(1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   private boolean soleRetained(Namespace ns) {
     return softDeletes(true, DAY).list(row, ns).map(List::isEmpty).orElse(true);
   }

@@ -1,12 +1,18 @@
 package dev.lethe.server.management;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.ProtectionDao;
 import dev.lethe.catalog.entity.Protections;
+import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
+import dev.lethe.catalog.iceberg.WellFormedText;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.http.ProtectionView;
@@ -21,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.catalog.Namespace;
 
 /**
  * Drop protection routes (docs/design/0441-drop-protection.md), errors as {@code {code, type,
@@ -37,12 +44,16 @@ import java.util.Set;
  * </ul>
  *
  * 400 a malformed body or parameter, 401/403 not allowed, 404 unknown metalake or catalog. The
- * object need not exist: a protection is by name.
+ * object need not exist: a protection is by name. The body is read strictly (one JSON value, no
+ * repeated key, no unpaired surrogate) and the names are checked as an entry's names are
+ * (docs/design/0400-strict-request-input.md), so a name no entry can have is a 400, never stored.
  */
 public final class ProtectionRoutes {
   /** Path of the routes. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/protections";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectReader JSON = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Set<String> FIELDS = Set.of("kind", "namespace", "name", "reason");
 
   private final IcebergCatalogs catalogs;
@@ -105,6 +116,17 @@ public final class ProtectionRoutes {
     }
     String name = text(body, "name", false);
     String reason = text(body, "reason", false);
+    // docs/design/0400-strict-request-input.md: a name no entry can have is refused, not stored
+    EntityNames.checkNamespace(Namespace.of(levels.toArray(new String[0])));
+    if (name != null && !name.isEmpty() && kind != ProtectionDao.Kind.NAMESPACE) {
+      EntityNames.check(kind.name().toLowerCase(Locale.ROOT), name);
+    }
+    if (reason != null) {
+      WellFormedText.check("reason", reason);
+      if (reason.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("Invalid protection: reason contains U+0000");
+      }
+    }
     ProtectionDao.Protection p = protections.protect(catalog.row().catalogId(), kind,
         String.join(NamespaceNames.SEPARATOR, levels), name == null ? "" : name, access.principal(auth),
         reason == null ? "" : reason);

@@ -109,6 +109,32 @@ class ProtectionRoutesTest {
     assertThat(http.send("DELETE", PROTECTIONS + "?kind=table", null, ROOT).statusCode()).isEqualTo(400);
   }
 
+  /**
+   * The body is read strictly and the names checked as an entry's (docs/design/0400): a repeated
+   * key, trailing text, an unpaired surrogate, a control character (PostgreSQL answered U+0000 with
+   * 500) or a name no entry can have is 400, and nothing is stored.
+   */
+  @Test
+  void aMalformedOrImpossibleNameIs400AndNothingIsStored() throws Exception {
+    start(false);
+    for (String bad : new String[] {
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"kind\":\"view\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\"} x",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"\\ud800\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"d\\u0000b\"],\"name\":\"t\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"\\u0000\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"reason\":\"a\\u0000b\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"d\\u001fb\"],\"name\":\"t\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"..\"}",
+        "{\"kind\":\"table\",\"namespace\":[\".\"],\"name\":\"t\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"a/b\"}"}) {
+      HttpResponse<String> r = protect(bad, ROOT);
+      assertThat(r.statusCode()).as(bad + " -> " + r.body()).isEqualTo(400);
+    }
+    HttpResponse<String> listed = http.send("GET", PROTECTIONS, null, ROOT);
+    assertThat(json(listed).get("protections").size()).as(listed.body()).isZero();
+  }
+
   @Test
   void everyDropRouteOfAProtectedObjectIs409AndItSurvivesARestart() throws Exception {
     start(false);
