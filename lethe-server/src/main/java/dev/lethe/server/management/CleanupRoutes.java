@@ -84,11 +84,14 @@ public final class CleanupRoutes {
     access.checkAdmin(AuthorizationHeader.of(ctx));
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
     String id = ctx.pathParam("id");
-    long jobId;
-    try {
-      jobId = Long.parseLong(id);
-    } catch (NumberFormatException e) {
-      jobId = -1;
+    long jobId = -1;
+    // ASCII digits only: Long.parseLong also reads "+1" and other scripts' digits ("１")
+    if (id.matches("[1-9][0-9]{0,18}")) {
+      try {
+        jobId = Long.parseLong(id);
+      } catch (NumberFormatException e) {
+        jobId = -1;
+      }
     }
     if (jobId < 1) {
       throw new IllegalArgumentException("Invalid cleanup job id: expected a positive integer, got '" + id + "'");

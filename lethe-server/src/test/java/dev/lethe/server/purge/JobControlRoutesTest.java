@@ -151,6 +151,11 @@ class JobControlRoutesTest {
           "NoSuchCleanupJobException", "Cleanup job does not exist in catalog main: " + (id + 1000));
       assertError(send("POST", CLEANUPS + "/abc/" + action, "root-token"), 400, "IllegalArgumentException",
           "Invalid cleanup job id: expected a positive integer, got 'abc'");
+      // other spellings of the same number are not ids: a sign, a leading zero, another script's digit
+      for (String spelling : new String[] {"%2B" + id, "0" + id, "%EF%BC%91"}) {
+        assertError(send("POST", CLEANUPS + "/" + spelling + "/" + action, "root-token"), 400, "IllegalArgumentException",
+            "Invalid cleanup job id: expected a positive integer");
+      }
       assertError(send("POST", CLEANUPS.replace("/main/", "/nope/") + "/" + id + "/" + action, "root-token"), 404,
           "NoSuchCatalogException", "nope");
     }
