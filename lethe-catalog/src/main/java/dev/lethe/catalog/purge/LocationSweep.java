@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
@@ -93,9 +93,10 @@ final class LocationSweep {
 
   /**
    * Lists the scope's roots without deleting anything, handing every file the sweep would see to
-   * {@code found} (the purge preview, docs/design/0442-purge-preview.md); streamed, nothing collected.
+   * {@code found} with the size in bytes the listing gives (no file is opened) (the purge preview,
+   * docs/design/0442-purge-preview.md); streamed, nothing collected.
    */
-  static Result census(FileIO io, PurgeScope scope, Consumer<String> found) {
+  static Result census(FileIO io, PurgeScope scope, ObjLongConsumer<String> found) {
     return run(io, scope, Set.of(), false, 1, () -> false, Objects.requireNonNull(found, "found"));
   }
 
@@ -135,7 +136,7 @@ final class LocationSweep {
   }
 
   private static Result run(FileIO io, PurgeScope scope, Set<LocationPath> keep, boolean delete, int batchSize,
-      BooleanSupplier stop, Consumer<String> census) {
+      BooleanSupplier stop, ObjLongConsumer<String> census) {
     Objects.requireNonNull(io, "Cannot sweep: FileIO is null");
     Counts counts = new Counts();
     for (LocationPath root : scope.roots()) {
@@ -156,7 +157,7 @@ final class LocationSweep {
   }
 
   private static void walkLocal(LocationPath root, PurgeScope scope, Set<LocationPath> keep, boolean delete,
-      BooleanSupplier stop, Counts counts, ConfinedLocalFiles files, Consumer<String> census) {
+      BooleanSupplier stop, Counts counts, ConfinedLocalFiles files, ObjLongConsumer<String> census) {
     Path rootDir = Path.of(root.path());
     List<Path> excluded = scope.excludedInside(root).stream().map(p -> Path.of(p.path())).toList();
     List<Path> kept = keep.stream().filter(LocationPath::isFile).map(p -> Path.of(p.path())).toList();
@@ -183,7 +184,7 @@ final class LocationSweep {
           if (kept.contains(file) || !delete) {
             counts.remain(file.toString());
             if (census != null) {
-              census.accept(file.toString());
+              census.accept(file.toString(), attrs.size());
               return FileVisitResult.CONTINUE;
             }
             return delete ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
@@ -231,7 +232,7 @@ final class LocationSweep {
 
   private static void listObjects(SupportsPrefixOperations prefix, FileIO io, LocationPath root, PurgeScope scope,
       Set<LocationPath> keep, boolean delete, int batchSize, BooleanSupplier stop, Counts counts,
-      Consumer<String> census) {
+      ObjLongConsumer<String> census) {
     List<String> batch = new ArrayList<>(Math.min(batchSize, 1024));
     try {
       for (FileInfo info : prefix.listPrefix(root + "/")) {
@@ -247,7 +248,7 @@ final class LocationSweep {
           counts.remain(info.location());
           if (census != null) {
             if (parsed.isPresent()) { // an unparsable key is never swept
-              census.accept(info.location());
+              census.accept(info.location(), info.size());
             }
             continue;
           }

@@ -54,7 +54,7 @@ class PurgePreviewHeapTest {
         .orElseThrow().report();
     long after = rt.totalMemory() - rt.freeMemory();
     System.out.printf("PurgePreviewHeapTest files=%d maxHeap=%dMiB usedBefore=%dMiB usedAfter=%dMiB exact=%s%n",
-        files, rt.maxMemory() >> 20, before >> 20, after >> 20, r.sweepExact());
+        files, rt.maxMemory() >> 20, before >> 20, after >> 20, r.exact());
     assertThat(r.wouldDelete().get(PurgePhase.DATA_AND_DELETE_FILES).files()).isEqualTo(files);
   }
 }

@@ -68,13 +68,20 @@ final class CatalogPreviewCommand implements Callable<Integer> {
     }
     out.println("roots: " + String.join(", ", texts(body.path("roots"))));
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"KIND", "FILES"});
+    rows.add(new String[] {"KIND", "FILES", "BYTES"});
     for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) body.path("wouldDelete").path("kinds")::fields) {
-      rows.add(new String[] {e.getKey(), e.getValue().path("files").asText()});
+      rows.add(new String[] {e.getKey(), e.getValue().path("files").asText(), e.getValue().path("bytes").asText()});
     }
-    rows.add(new String[] {"total", body.path("wouldDelete").path("total").asText()});
+    rows.add(new String[] {"total", body.path("wouldDelete").path("total").asText(),
+        body.path("wouldDelete").path("bytes").asText()});
     out.println("would delete:");
     TextTable.print(out, rows);
+    if (!body.path("wouldDelete").path("exact").asBoolean(true)) {
+      out.println("(counted, not told file by file: more files than the preview remembers)");
+    }
+    if (body.path("alreadyGone").path("files").asLong() > 0) {
+      out.println("already gone (named, not found): " + body.path("alreadyGone").path("files").asText());
+    }
     out.println("would keep: " + body.path("wouldKeep").path("total").asText());
     for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) body.path("wouldKeep").path("reasons")::fields) {
       out.println("  " + e.getKey() + ": " + e.getValue().path("files").asText());

@@ -15,12 +15,19 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <pre>{@code
  * {"name", "namespace": [..], "state": "LIVE"|"DELETED", "wouldFail": null|"why",
  *  "metadataLocation", "roots": [..], "excluded": [..], "gcEnabled",
- *  "wouldDelete": {"total", "kinds": {"dataAndDeleteFiles": {"files", "sample": [..]}, "manifests": …,
+ *  "wouldDelete": {"total", "bytes", "exact",
+ *                  "kinds": {"dataAndDeleteFiles": {"files", "bytes", "sample": [..]}, "manifests": …,
  *                  "manifestLists", "statisticsFiles", "partitionStatisticsFiles", "previousMetadataFiles",
- *                  "currentMetadataFile", "unnamedUnderRoots": {"files", "sample", "exact"}}},
- *  "wouldKeep": {"total", "reasons": {"OUTSIDE_ROOTS": {"files", "sample": ["path (reason)"]}, …}},
+ *                  "currentMetadataFile", "unnamedUnderRoots": {"files", "bytes", "sample", "exact"}},
+ *                  "bytesByKind": {"dataFiles": {"files", "bytes"}, "deleteFiles", "manifests", "manifestLists",
+ *                  "statisticsFiles", "metadataFiles", "other"}},
+ *  "alreadyGone": {"files", "bytes", "sample"},
+ *  "wouldKeep": {"total", "reasons": {"OUTSIDE_ROOTS": {"files", "bytes": 0, "sample": ["path (reason)"]}, …}},
  *  "filesUnderRoots", "listable"}
  * }</pre>
+ *
+ * Bytes are sizes in bytes; "alreadyGone" counts files the metadata names that no longer exist (the
+ * purge's delete of them changes nothing).
  *
  * Samples hold at most {@link PurgePreview#DEFAULT_SAMPLE} entries each. Every path is as stored
  * for an admin, through {@link LastErrorRedaction#forReader} for anyone else.
@@ -47,9 +54,18 @@ final class PurgePreviewView {
     Map<String, Object> kinds = new LinkedHashMap<>();
     r.wouldDelete().forEach((phase, t) -> kinds.put(key(phase), tally(t, show)));
     Map<String, Object> sweep = tally(r.sweep(), show);
-    sweep.put("exact", r.sweepExact());
+    sweep.put("exact", r.exact());
     kinds.put("unnamedUnderRoots", sweep);
-    m.put("wouldDelete", Map.of("total", r.totalWouldDelete(), "kinds", kinds));
+    Map<String, Object> byKind = new LinkedHashMap<>();
+    r.byKind().forEach((kind, a) -> byKind.put(key(kind.name()), Map.of("files", a.files(), "bytes", a.bytes())));
+    Map<String, Object> wouldDelete = new LinkedHashMap<>();
+    wouldDelete.put("total", r.totalWouldDelete());
+    wouldDelete.put("bytes", r.totalBytes());
+    wouldDelete.put("exact", r.exact());
+    wouldDelete.put("kinds", kinds);
+    wouldDelete.put("bytesByKind", byKind);
+    m.put("wouldDelete", wouldDelete);
+    m.put("alreadyGone", tally(r.missing(), show));
     Map<String, Object> reasons = new LinkedHashMap<>();
     r.wouldKeep().forEach((reason, t) -> reasons.put(reason.name(), tally(t, show)));
     long kept = r.wouldKeep().values().stream().mapToLong(PurgePreview.Tally::files).sum();
@@ -62,13 +78,19 @@ final class PurgePreviewView {
   private static Map<String, Object> tally(PurgePreview.Tally t, UnaryOperator<String> show) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("files", t.files());
+    m.put("bytes", t.bytes());
     m.put("sample", t.sample().stream().map(show).toList());
     return m;
   }
 
   /** {@code DATA_AND_DELETE_FILES} → {@code dataAndDeleteFiles}. */
   static String key(PurgePhase phase) {
-    String[] words = phase.name().toLowerCase(java.util.Locale.ROOT).split("_");
+    return key(phase.name());
+  }
+
+  /** {@code DELETE_FILES} → {@code deleteFiles}. */
+  private static String key(String name) {
+    String[] words = name.toLowerCase(java.util.Locale.ROOT).split("_");
     StringBuilder b = new StringBuilder(words[0]);
     for (int i = 1; i < words.length; i++) {
       b.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));

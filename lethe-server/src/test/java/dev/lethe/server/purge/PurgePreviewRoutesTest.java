@@ -108,6 +108,13 @@ class PurgePreviewRoutesTest {
     assertThat(kinds.get("currentMetadataFile").get("files").asLong()).isEqualTo(1);
     assertThat(kinds.get("unnamedUnderRoots").get("exact").asBoolean()).isTrue();
     assertThat(live.get("wouldDelete").get("total").asLong()).isEqualTo(before.size());
+    long onDisk = 0;
+    for (Path p : before) {
+      onDisk += Files.size(p);
+    }
+    assertThat(live.get("wouldDelete").get("bytes").asLong()).as("bytes == the files' sizes").isEqualTo(onDisk);
+    assertThat(live.get("wouldDelete").get("bytesByKind").get("dataFiles").get("files").asLong()).isEqualTo(3);
+    assertThat(live.get("alreadyGone").get("files").asLong()).isZero();
     assertThat(live.get("roots").get(0).asText()).isEqualTo(path(table.location()).toString());
     assertThat(files(table.location())).as("a preview deletes nothing").isEqualTo(before);
 
