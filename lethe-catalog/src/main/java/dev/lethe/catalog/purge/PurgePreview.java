@@ -189,7 +189,8 @@ public final class PurgePreview {
     // the sweep's own listing, streamed: which named files exist, and what no metadata names
     LocationSweep.Result listed = LocationSweep.census(io, swept,
         (found, size) -> sweepable(swept, found).ifPresent(key -> walk.listed(found, key, size)));
-    walk.finish(listed.listable());
+    // a root that could not be listed (or failed part-way) proves no absence: named files count as named
+    walk.finish(listed.listable() && listed.failed() == 0);
     Map<PurgePhase, Tally> wouldDelete = new LinkedHashMap<>();
     for (PurgePhase phase : PurgePhase.values()) {
       wouldDelete.put(phase, walk.deleting.get(phase).tally());
@@ -312,7 +313,7 @@ public final class PurgePreview {
       }
     }
 
-    /** Joins the named files with the listing. */
+    /** Joins the named files with the listing; {@code listable}: the listing was complete. */
     void finish(boolean listable) {
       if (!exact) {
         for (PurgePhase phase : PurgePhase.values()) {
