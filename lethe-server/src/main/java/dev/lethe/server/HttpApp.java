@@ -68,7 +68,7 @@ final class HttpApp {
     CleanupRoutes cleanups = new CleanupRoutes(components.catalogs, components.cleanupJobs, components.jobControl, access,
         components.pageTokens);
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
-        components.drops, components.pageTokens);
+        components.drops, components.pageTokens, components.purgePreviews);
     dev.lethe.server.management.ProtectionRoutes protectionRoutes =
         new dev.lethe.server.management.ProtectionRoutes(components.catalogs, components.protections, access);
     StoreService storeService = new StoreService(components.store, access);

@@ -5,6 +5,7 @@ import dev.lethe.catalog.entity.DatabaseSettings;
 import dev.lethe.catalog.entity.ServerSecrets;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.io.FileIOFactory;
+import dev.lethe.catalog.softdelete.PurgePreviews;
 import dev.lethe.catalog.location.AllowedLocations;
 import dev.lethe.catalog.location.ClaimBackfill;
 import dev.lethe.catalog.drop.Drops;
@@ -82,6 +83,7 @@ final class ServerComponents implements AutoCloseable {
   final IcebergCatalogs catalogs;
   final AsyncPurgeService purge;
   final SoftDeletes softDeletes;
+  final PurgePreviews purgePreviews;
   final Drops drops;
   final CleanupJobListing cleanupJobs;
   final JobControl jobControl;
@@ -151,6 +153,7 @@ final class ServerComponents implements AutoCloseable {
         WritablePaths.h2File(config.effectiveJdbcUrl()).map(file -> file.toAbsolutePath().getParent()),
         store, WritablePaths.storeDirectory(config), warehouse, workers::isRunning));
     purge = new AsyncPurgeService(enqueuer, workers, listener);
+    purgePreviews = new PurgePreviews(database, new FileIOFactory());
     softDeletes = new SoftDeletes(database, METALAKE, SoftDeleteConfig.settings(config.properties()),
         cipher, new FileIOFactory(), () -> UUID.randomUUID().toString());
     // a periodic task of the workers; runs whatever the flag says: existing records still expire when

@@ -13,6 +13,7 @@ import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.avro.Avro;
@@ -29,16 +30,17 @@ import org.apache.iceberg.types.Types;
  * <p>Every entry counts, whatever its status (ADDED, EXISTING or DELETED), because Iceberg's
  * {@code CatalogUtil.dropTableData} deletes the file of every entry. Iceberg's public {@code
  * ManifestReader} only exposes live (non-DELETED) entries, so the manifest is read with Iceberg's
- * Avro reader projected on the one column needed: {@code data_file.file_path}.
+ * Avro reader projected on the two columns needed: {@code data_file.file_path} and {@code
+ * data_file.file_size_in_bytes} (the size the purge preview reports; the purge uses the path only).
  */
-final class ContentFileBatches implements CloseableIterator<List<String>> {
+final class ContentFileBatches implements CloseableIterator<List<PurgePlan.PlannedFile>> {
   /** Field ids from the Iceberg spec: manifest_entry.data_file (2) and data_file.file_path (100). */
   private static final int DATA_FILE_FIELD_ID = 2;
 
   private static final Schema PATH_PROJECTION =
       new Schema(
           Types.NestedField.required(
-              DATA_FILE_FIELD_ID, "data_file", Types.StructType.of(DataFile.FILE_PATH)));
+              DATA_FILE_FIELD_ID, "data_file", Types.StructType.of(DataFile.FILE_PATH, DataFile.FILE_SIZE)));
 
   private final FileIO io;
   private final Iterator<ManifestFile> manifests;
@@ -49,7 +51,7 @@ final class ContentFileBatches implements CloseableIterator<List<String>> {
   private ManifestFile currentManifest;
   private CloseableIterable<IndexedRecord> currentIterable;
   private Iterator<IndexedRecord> currentEntries;
-  private List<String> pending;
+  private List<PurgePlan.PlannedFile> pending;
 
   ContentFileBatches(
       FileIO io,
@@ -79,38 +81,41 @@ final class ContentFileBatches implements CloseableIterator<List<String>> {
   }
 
   @Override
-  public List<String> next() {
+  public List<PurgePlan.PlannedFile> next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    List<String> batch = pending;
+    List<PurgePlan.PlannedFile> batch = pending;
     pending = null;
     return batch;
   }
 
-  private List<String> fill() {
-    List<String> batch = new ArrayList<>(Math.min(batchSize, 1024));
+  private List<PurgePlan.PlannedFile> fill() {
+    List<PurgePlan.PlannedFile> batch = new ArrayList<>(Math.min(batchSize, 1024));
     while (batch.size() < batchSize) {
-      String path = nextPath();
-      if (path == null) {
+      PurgePlan.PlannedFile file = nextFile();
+      if (file == null) {
         break;
       }
-      if (recent.put(path, Boolean.TRUE) == null) {
-        batch.add(path);
+      if (recent.put(file.path(), Boolean.TRUE) == null) {
+        batch.add(file);
       }
     }
     return List.copyOf(batch);
   }
 
-  /** The next entry's file path, or null when every manifest has been read. */
-  private String nextPath() {
+  /** The next entry's file (path and size in bytes), or null when every manifest has been read. */
+  private PurgePlan.PlannedFile nextFile() {
     while (true) {
       if (currentEntries != null) {
         try {
           if (currentEntries.hasNext()) {
             IndexedRecord entry = currentEntries.next();
             IndexedRecord file = (IndexedRecord) entry.get(0);
-            return file.get(0).toString();
+            Object size = file.get(1);
+            return new PurgePlan.PlannedFile(file.get(0).toString(),
+                size instanceof Number n ? n.longValue() : PurgePlan.PlannedFile.UNKNOWN_SIZE,
+                currentManifest.content() == ManifestContent.DELETES);
           }
         } catch (RuntimeException e) {
           fail(e);

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.ObjLongConsumer;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
@@ -79,7 +80,7 @@ final class LocationSweep {
    * @param stop checked between files; true stops the sweep (lease lost, shutdown)
    */
   static Result sweep(FileIO io, PurgeScope scope, Set<LocationPath> keep, int batchSize, BooleanSupplier stop) {
-    return run(io, scope, keep, true, batchSize, stop);
+    return run(io, scope, keep, true, batchSize, stop, null);
   }
 
   /**
@@ -87,7 +88,16 @@ final class LocationSweep {
    * locations. Stops at the first file found.
    */
   static Result probe(FileIO io, PurgeScope scope) {
-    return run(io, scope, Set.of(), false, 1, () -> false);
+    return run(io, scope, Set.of(), false, 1, () -> false, null);
+  }
+
+  /**
+   * Lists the scope's roots without deleting anything, handing every file the sweep would see to
+   * {@code found} with the size in bytes the listing gives (no file is opened) (the purge preview,
+   * docs/design/0442-purge-preview.md); streamed, nothing collected.
+   */
+  static Result census(FileIO io, PurgeScope scope, ObjLongConsumer<String> found) {
+    return run(io, scope, Set.of(), false, 1, () -> false, Objects.requireNonNull(found, "found"));
   }
 
   /**
@@ -126,17 +136,17 @@ final class LocationSweep {
   }
 
   private static Result run(FileIO io, PurgeScope scope, Set<LocationPath> keep, boolean delete, int batchSize,
-      BooleanSupplier stop) {
+      BooleanSupplier stop, ObjLongConsumer<String> census) {
     Objects.requireNonNull(io, "Cannot sweep: FileIO is null");
     Counts counts = new Counts();
     for (LocationPath root : scope.roots()) {
-      if (stop.getAsBoolean() || (!delete && counts.remaining > 0)) {
+      if (stop.getAsBoolean() || (!delete && census == null && counts.remaining > 0)) {
         break;
       }
       if (root.isFile()) {
-        walkLocal(root, scope, keep, delete, stop, counts, ConfinedLocalFiles.of(io));
+        walkLocal(root, scope, keep, delete, stop, counts, ConfinedLocalFiles.of(io), census);
       } else if (io instanceof SupportsPrefixOperations prefix) {
-        listObjects(prefix, io, root, scope, keep, delete, batchSize, stop, counts);
+        listObjects(prefix, io, root, scope, keep, delete, batchSize, stop, counts, census);
       } else {
         counts.listable = false;
         LOG.warn("Cannot sweep {}: FileIO {} cannot list a prefix", root, io.getClass().getName());
@@ -147,7 +157,7 @@ final class LocationSweep {
   }
 
   private static void walkLocal(LocationPath root, PurgeScope scope, Set<LocationPath> keep, boolean delete,
-      BooleanSupplier stop, Counts counts, ConfinedLocalFiles files) {
+      BooleanSupplier stop, Counts counts, ConfinedLocalFiles files, ObjLongConsumer<String> census) {
     Path rootDir = Path.of(root.path());
     List<Path> excluded = scope.excludedInside(root).stream().map(p -> Path.of(p.path())).toList();
     List<Path> kept = keep.stream().filter(LocationPath::isFile).map(p -> Path.of(p.path())).toList();
@@ -173,6 +183,10 @@ final class LocationSweep {
           }
           if (kept.contains(file) || !delete) {
             counts.remain(file.toString());
+            if (census != null) {
+              census.accept(file.toString(), attrs.size());
+              return FileVisitResult.CONTINUE;
+            }
             return delete ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
           }
           try {
@@ -217,7 +231,8 @@ final class LocationSweep {
   }
 
   private static void listObjects(SupportsPrefixOperations prefix, FileIO io, LocationPath root, PurgeScope scope,
-      Set<LocationPath> keep, boolean delete, int batchSize, BooleanSupplier stop, Counts counts) {
+      Set<LocationPath> keep, boolean delete, int batchSize, BooleanSupplier stop, Counts counts,
+      ObjLongConsumer<String> census) {
     List<String> batch = new ArrayList<>(Math.min(batchSize, 1024));
     try {
       for (FileInfo info : prefix.listPrefix(root + "/")) {
@@ -231,6 +246,12 @@ final class LocationSweep {
         if (parsed.isEmpty() || keep.contains(parsed.get()) || !delete) {
           // a key the parser refuses is never acted on; it stays and keeps the root non-empty
           counts.remain(info.location());
+          if (census != null) {
+            if (parsed.isPresent()) { // an unparsable key is never swept
+              census.accept(info.location(), info.size());
+            }
+            continue;
+          }
           if (!delete) {
             break;
           }

@@ -376,30 +376,17 @@ public final class PurgeJobRunner implements JobHandler {
    * (docs/design/0004-a-table-owns-every-root-its-snapshots-use.md).
    */
   private List<LocationPath> ownedRoots(CleanupJob job, List<LocationPath> current) {
-    List<LocationPath> all = new ArrayList<>(current);
-    database.background().withHandle(h -> new LocationClaimDao(h).findByOwner(ClaimOwner.job(job.jobId())))
-        .forEach(c -> all.add(c.root()));
-    return ClaimOverlap.minimal(all);
+    return PurgeConfinement.ownedRoots(database, ClaimOwner.job(job.jobId()), current);
   }
 
   /** The scope of a job: the roots, minus what other entries claim inside them. */
   private PurgeScope scope(CleanupJob job, List<LocationPath> roots) {
-    List<LocationPath> others = database.background().withHandle(h -> {
-      List<LocationPath> all = new ArrayList<>();
-      for (LocationPath root : roots) {
-        for (LocationPath c : LocationClaims.claimedInside(h, root, ClaimOwner.job(job.jobId()))) {
-          if (!all.contains(c)) {
-            all.add(c);
-          }
-        }
-      }
-      return all;
-    });
-    if (!others.isEmpty()) {
+    PurgeScope scope = PurgeConfinement.scope(database, ClaimOwner.job(job.jobId()), roots);
+    if (!scope.excluded().isEmpty()) {
       LOG.warn("Cleanup job {}: other entries claim {} inside the table's roots; the purge does not touch them",
-          job.jobId(), others);
+          job.jobId(), scope.excluded());
     }
-    return PurgeScope.of(roots, others);
+    return scope;
   }
 
   private static void logKept(CleanupJob job, KeptFiles kept) {

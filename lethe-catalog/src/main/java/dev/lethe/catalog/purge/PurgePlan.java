@@ -189,43 +189,94 @@ public final class PurgePlan {
    */
   public CloseableIterator<List<String>> batches(
       PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest, Consumer<PurgeScope.Keep> onKept) {
+    CloseableIterator<List<PlannedFile>> files = files(phase, onUnreadableManifest, onKept);
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return files.hasNext();
+      }
+
+      @Override
+      public List<String> next() {
+        return files.next().stream().map(PlannedFile::path).toList();
+      }
+
+      @Override
+      public void close() throws java.io.IOException {
+        files.close();
+      }
+    };
+  }
+
+  /**
+   * A file a phase deletes, with the size the metadata gives for it.
+   *
+   * @param path the location as the metadata names it, not null
+   * @param sizeInBytes the size Iceberg records (a data or delete file's {@code file_size_in_bytes},
+   *     a manifest's {@code length}, a statistics file's {@code file_size_in_bytes}), or {@link
+   *     #UNKNOWN_SIZE} for files the metadata does not size (manifest lists, metadata files)
+   * @param deleteFile true for a delete file (an entry of a delete manifest), false otherwise
+   */
+  public record PlannedFile(String path, long sizeInBytes, boolean deleteFile) {
+    PlannedFile(String path, long sizeInBytes) {
+      this(path, sizeInBytes, false);
+    }
+
+    /** The metadata gives no size for the file. */
+    public static final long UNKNOWN_SIZE = -1;
+  }
+
+  /**
+   * The very stream {@link #batches(PurgePhase, Consumer, Consumer)} is made of (same phases, same
+   * order, same confinement and kept-file callback), with each file's size from the metadata: the
+   * purge preview counts it, the purge deletes its paths (docs/design/0442-purge-preview.md).
+   *
+   * @see #batches(PurgePhase, Consumer, Consumer)
+   */
+  public CloseableIterator<List<PlannedFile>> files(
+      PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest, Consumer<PurgeScope.Keep> onKept) {
     Objects.requireNonNull(phase, "Cannot stream purge batches: phase is null");
     Objects.requireNonNull(onUnreadableManifest, "Cannot stream purge batches: failure callback is null");
     Objects.requireNonNull(onKept, "Cannot stream purge batches: kept callback is null");
     return new ConfinedBatches(unconfined(phase, onUnreadableManifest), scope, ConfinedLocalFiles.of(io), onKept);
   }
 
-  private CloseableIterator<List<String>> unconfined(
+  private CloseableIterator<List<PlannedFile>> unconfined(
       PurgePhase phase, Consumer<ManifestReadFailure> onUnreadableManifest) {
     return switch (phase) {
       case DATA_AND_DELETE_FILES -> gcEnabled
           ? new ContentFileBatches(io, manifests, batchSize, dedupeWindow, onUnreadableManifest)
           : listBatches(List.of());
-      case MANIFESTS -> listBatches(manifests.stream().map(ManifestFile::path).toList());
-      case MANIFEST_LISTS -> listBatches(manifestLists);
-      case STATISTICS_FILES -> listBatches(
-          distinct(metadata.statisticsFiles().stream().map(StatisticsFile::path).toList()));
-      case PARTITION_STATISTICS_FILES -> listBatches(
-          distinct(
-              metadata.partitionStatisticsFiles().stream()
-                  .map(PartitionStatisticsFile::path)
-                  .toList()));
-      case PREVIOUS_METADATA_FILES -> listBatches(
-          distinct(
-              metadata.previousFiles().stream().map(TableMetadata.MetadataLogEntry::file).toList()));
+      case MANIFESTS -> listBatches(manifests.stream().map(m -> new PlannedFile(m.path(), m.length())).toList());
+      case MANIFEST_LISTS -> listBatches(unsized(manifestLists));
+      case STATISTICS_FILES -> listBatches(distinct(
+          metadata.statisticsFiles().stream().map(f -> new PlannedFile(f.path(), f.fileSizeInBytes())).toList()));
+      case PARTITION_STATISTICS_FILES -> listBatches(distinct(
+          metadata.partitionStatisticsFiles().stream()
+              .map(f -> new PlannedFile(f.path(), f.fileSizeInBytes()))
+              .toList()));
+      case PREVIOUS_METADATA_FILES -> listBatches(distinct(
+          unsized(metadata.previousFiles().stream().map(TableMetadata.MetadataLogEntry::file).toList())));
       case CURRENT_METADATA_FILE -> listBatches(
           // metadata built in memory and never written has no file to delete
           metadata.metadataFileLocation() == null
               ? List.of()
-              : List.of(metadata.metadataFileLocation()));
+              : unsized(List.of(metadata.metadataFileLocation())));
     };
   }
 
-  private static List<String> distinct(List<String> paths) {
-    return List.copyOf(new LinkedHashSet<>(paths));
+  private static List<PlannedFile> unsized(List<String> paths) {
+    return paths.stream().map(p -> new PlannedFile(p, PlannedFile.UNKNOWN_SIZE)).toList();
   }
 
-  private CloseableIterator<List<String>> listBatches(List<String> paths) {
+  /** The first file of every path, in order. */
+  private static List<PlannedFile> distinct(List<PlannedFile> files) {
+    java.util.Map<String, PlannedFile> byPath = new java.util.LinkedHashMap<>();
+    files.forEach(f -> byPath.putIfAbsent(f.path(), f));
+    return List.copyOf(byPath.values());
+  }
+
+  private CloseableIterator<List<PlannedFile>> listBatches(List<PlannedFile> paths) {
     return new CloseableIterator<>() {
       private int from = 0;
 
@@ -235,12 +286,12 @@ public final class PurgePlan {
       }
 
       @Override
-      public List<String> next() {
+      public List<PlannedFile> next() {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
         int to = Math.min(from + batchSize, paths.size());
-        List<String> batch = List.copyOf(paths.subList(from, to));
+        List<PlannedFile> batch = List.copyOf(paths.subList(from, to));
         from = to;
         return batch;
       }
@@ -251,14 +302,14 @@ public final class PurgePlan {
   }
 
   /** Filters every batch through the scope; a batch left empty is skipped. */
-  private static final class ConfinedBatches implements CloseableIterator<List<String>> {
-    private final CloseableIterator<List<String>> source;
+  private static final class ConfinedBatches implements CloseableIterator<List<PlannedFile>> {
+    private final CloseableIterator<List<PlannedFile>> source;
     private final PurgeScope scope;
     private final ConfinedLocalFiles files;
     private final Consumer<PurgeScope.Keep> onKept;
-    private List<String> next;
+    private List<PlannedFile> next;
 
-    ConfinedBatches(CloseableIterator<List<String>> source, PurgeScope scope, ConfinedLocalFiles files,
+    ConfinedBatches(CloseableIterator<List<PlannedFile>> source, PurgeScope scope, ConfinedLocalFiles files,
         Consumer<PurgeScope.Keep> onKept) {
       this.source = source;
       this.scope = scope;
@@ -269,12 +320,12 @@ public final class PurgePlan {
     @Override
     public boolean hasNext() {
       while (next == null && source.hasNext()) {
-        List<String> batch = source.next();
-        List<String> deletable = new ArrayList<>(batch.size());
-        for (String path : batch) {
-          PurgeScope.Decision decision = throughLink(scope.decide(path));
+        List<PlannedFile> batch = source.next();
+        List<PlannedFile> deletable = new ArrayList<>(batch.size());
+        for (PlannedFile file : batch) {
+          PurgeScope.Decision decision = throughLink(scope.decide(file.path()));
           if (decision instanceof PurgeScope.Delete d) {
-            deletable.add(d.path());
+            deletable.add(new PlannedFile(d.path(), file.sizeInBytes(), file.deleteFile()));
           } else {
             onKept.accept((PurgeScope.Keep) decision);
           }
@@ -297,7 +348,7 @@ public final class PurgePlan {
         if (parsed.isFile()) {
           Optional<java.nio.file.Path> link = files.linkOnTheWay(parsed);
           if (link.isPresent()) {
-            return new PurgeScope.Keep(d.path(), "reached through the symbolic link " + link.get());
+            return new PurgeScope.Keep(d.path(), PurgeScope.Why.SYMBOLIC_LINK, "reached through the symbolic link " + link.get());
           }
         }
       }
@@ -305,11 +356,11 @@ public final class PurgePlan {
     }
 
     @Override
-    public List<String> next() {
+    public List<PlannedFile> next() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      List<String> batch = next;
+      List<PlannedFile> batch = next;
       next = null;
       return batch;
     }

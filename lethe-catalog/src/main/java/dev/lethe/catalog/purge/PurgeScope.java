@@ -80,9 +80,22 @@ public final class PurgeScope {
    * Keep it, never delete it.
    *
    * @param path as written in the metadata, may be null
+   * @param why the kind of reason, not null
    * @param reason one line saying why, e.g. "outside the table location and write paths"
    */
-  public record Keep(String path, String reason) implements Decision {}
+  public record Keep(String path, Why why, String reason) implements Decision {}
+
+  /** Why a path is kept, decided with the {@link Keep} itself (the purge logs it, the preview counts it). */
+  public enum Why {
+    /** The path does not parse as a location. */
+    INVALID_LOCATION,
+    /** Outside the table's location and write paths. */
+    OUTSIDE_ROOTS,
+    /** Inside a location another live table, view or job claims. */
+    CLAIMED_BY_ANOTHER_ENTRY,
+    /** A symbolic link lies on the way to the local file. */
+    SYMBOLIC_LINK
+  }
 
   /**
    * Decides one path.
@@ -95,14 +108,14 @@ public final class PurgeScope {
     try {
       parsed = LocationPath.parse(path);
     } catch (InvalidLocationException e) {
-      return new Keep(path, "not a valid location: " + e.reason());
+      return new Keep(path, Why.INVALID_LOCATION, "not a valid location: " + e.reason());
     }
     if (!owns(parsed)) {
-      return new Keep(path, "outside the table location and write paths " + roots);
+      return new Keep(path, Why.OUTSIDE_ROOTS, "outside the table location and write paths " + roots);
     }
     for (LocationPath other : excluded) {
       if (other.contains(parsed)) {
-        return new Keep(path, "inside " + other + ", which another entry claims");
+        return new Keep(path, Why.CLAIMED_BY_ANOTHER_ENTRY, "inside " + other + ", which another entry claims");
       }
     }
     return new Delete(path);

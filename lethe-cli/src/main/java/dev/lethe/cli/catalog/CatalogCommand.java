@@ -10,15 +10,16 @@ import picocli.CommandLine.Command;
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
-    description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables, drop protection (each takes --catalog, default main).",
+    description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables, purge previews, drop protection (each takes --catalog, default main).",
     subcommands = {CatalogJobsCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class,
-        CatalogPurgeNowCommand.class, CatalogProtectionCommands.Protect.class,
+        CatalogPurgeNowCommand.class, CatalogPreviewCommand.class, CatalogProtectionCommands.Protect.class,
         CatalogProtectionCommands.Unprotect.class, CatalogProtectionCommands.Protections.class})
 public final class CatalogCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command (jobs, deleted, undrop, purge-now, protect, unprotect, protections)");
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "missing command (jobs, deleted, undrop, purge-now, preview, protect, unprotect, protections)");
   }
 }

@@ -17,6 +17,9 @@ import dev.lethe.catalog.softdelete.DeletionRecord;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner;
 import dev.lethe.catalog.softdelete.PurgedNow;
 import dev.lethe.catalog.softdelete.SoftDeletes;
+import dev.lethe.catalog.softdelete.PurgePreviews;
+import dev.lethe.catalog.purge.PurgePreview;
+import dev.lethe.server.auth.Principal;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
 import dev.lethe.server.http.PageRequest;
@@ -45,6 +48,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *   <tr><td>{@code GET …/tables/{t}?deleted=true}</td><td>read</td><td>200 one deleted table</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/undrop}</td><td>write</td><td>200 {@code {name, namespace, entityId}}</td></tr>
  *   <tr><td>{@code POST …/tables/{t}/purge}</td><td>admin</td><td>202 (job enqueued or running) or 200 (metadata removed)</td></tr>
+ *   <tr><td>{@code GET …/tables/{t}/purge-preview}</td><td>read</td><td>200 what a purge would delete and keep now ({@link PurgePreviewView})</td></tr>
  * </table>
  *
  * <p>A deleted table is shown with exactly {@code name, entityId, deletedAt, retentionExpiresAt,
@@ -68,13 +72,16 @@ public final class SoftDeleteRoutes {
   private final AccessCheck access;
   private final Drops drops;
   private final PageTokenKey pageTokens;
+  private final PurgePreviews previews;
 
   /**
    * @param drops the table drop service the Iceberg route uses too (one decision for both)
    * @param pageTokens the key listing tokens are signed with
+   * @param previews previews a purge of a live or retained table
    */
   public SoftDeleteRoutes(IcebergCatalogs catalogs, SoftDeletes softDeletes, AccessCheck access, Drops drops,
-      PageTokenKey pageTokens) {
+      PageTokenKey pageTokens, PurgePreviews previews) {
+    this.previews = previews;
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.softDeletes = softDeletes;
@@ -101,6 +108,7 @@ public final class SoftDeleteRoutes {
     routes.delete(TABLE, ctx -> run(ctx, Need.WRITE, this::drop));
     routes.post(TABLE + "/undrop", ctx -> run(ctx, Need.WRITE, this::undrop));
     routes.post(TABLE + "/purge", ctx -> run(ctx, Need.ADMIN, this::purgeNow));
+    ReadRoutes.getAndHead(routes, TABLE + "/purge-preview", ctx -> run(ctx, Need.READ, this::purgePreview));
   }
 
   /** Access, then metalake and catalog (404), then the names (400), then the schema (404). */
@@ -212,6 +220,19 @@ public final class SoftDeleteRoutes {
       return;
     }
     ctx.status(202).json(view(((PurgedNow.Purging) done).table()));
+  }
+
+  /**
+   * What a purge of the live table, else of its retained deletion, would do now; deletes and claims
+   * nothing (docs/design/0442-purge-preview.md). Paths as stored for an admin, through {@link
+   * LastErrorRedaction#forReader} for anyone else (docs/design/0424-what-a-reader-sees-of-paths.md).
+   */
+  private void purgePreview(Context ctx, LetheCatalog catalog, Namespace namespace) {
+    TableIdentifier id = table(ctx, namespace);
+    PurgePreviews.Previewed p = previews.preview(catalog.row(), id, PurgePreview.DEFAULT_SAMPLE)
+        .orElseThrow(() -> notFound("Table does not exist and has no retained deletion: " + id));
+    boolean admin = access.storeCaller(AuthorizationHeader.of(ctx)).map(Principal::isAdmin).orElse(true);
+    ctx.status(200).json(PurgePreviewView.of(id, p, admin));
   }
 
   /** The safe fields of docs/design/0202-soft-deletion.md §2 plus {@code state} and {@code purgeJobState}; nothing else. */
