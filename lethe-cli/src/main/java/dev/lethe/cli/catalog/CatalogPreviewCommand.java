@@ -1,7 +1,6 @@
 package dev.lethe.cli.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lethe.catalog.iceberg.EntityNames;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,13 +38,7 @@ final class CatalogPreviewCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String path = server.tablesPath(spec, schema, true);
-    try {
-      EntityNames.check("table", schema.table);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    path += "/" + CatalogServer.encode(schema.table) + "/purge-preview";
+    String path = server.tableActionPath(spec, schema, "purge-preview");
     JsonNode body;
     try {
       body = server.ok("GET", path);
