@@ -29,7 +29,9 @@ import org.apache.iceberg.types.Types;
  * <p>Every entry counts, whatever its status (ADDED, EXISTING or DELETED), because Iceberg's
  * {@code CatalogUtil.dropTableData} deletes the file of every entry. Iceberg's public {@code
  * ManifestReader} only exposes live (non-DELETED) entries, so the manifest is read with Iceberg's
- * Avro reader projected on the one column needed: {@code data_file.file_path}.
+ * Avro reader projected on the columns needed: {@code data_file.file_path} and {@code
+ * data_file.file_size_in_bytes} (the size is handed to {@code facts} for the job's progress,
+ * docs/design/0445-job-progress-and-receipts.md).
  */
 final class ContentFileBatches implements CloseableIterator<List<String>> {
   /** Field ids from the Iceberg spec: manifest_entry.data_file (2) and data_file.file_path (100). */
@@ -38,25 +40,29 @@ final class ContentFileBatches implements CloseableIterator<List<String>> {
   private static final Schema PATH_PROJECTION =
       new Schema(
           Types.NestedField.required(
-              DATA_FILE_FIELD_ID, "data_file", Types.StructType.of(DataFile.FILE_PATH)));
+              DATA_FILE_FIELD_ID, "data_file", Types.StructType.of(DataFile.FILE_PATH, DataFile.FILE_SIZE)));
 
   private final FileIO io;
   private final Iterator<ManifestFile> manifests;
   private final int batchSize;
   private final Consumer<ManifestReadFailure> onUnreadableManifest;
   private final Map<String, Boolean> recent;
+  private final Map<String, PurgePlan.FileFacts> facts;
 
   private ManifestFile currentManifest;
   private CloseableIterable<IndexedRecord> currentIterable;
   private Iterator<IndexedRecord> currentEntries;
   private List<String> pending;
+  private PurgePlan.FileFacts lastFacts;
 
   ContentFileBatches(
       FileIO io,
       List<ManifestFile> manifests,
       int batchSize,
       int dedupeWindow,
-      Consumer<ManifestReadFailure> onUnreadableManifest) {
+      Consumer<ManifestReadFailure> onUnreadableManifest,
+      Map<String, PurgePlan.FileFacts> facts) {
+    this.facts = facts;
     this.io = io;
     this.manifests = manifests.iterator();
     this.batchSize = batchSize;
@@ -97,6 +103,7 @@ final class ContentFileBatches implements CloseableIterator<List<String>> {
       }
       if (recent.put(path, Boolean.TRUE) == null) {
         batch.add(path);
+        facts.put(path, lastFacts);
       }
     }
     return List.copyOf(batch);
@@ -110,7 +117,13 @@ final class ContentFileBatches implements CloseableIterator<List<String>> {
           if (currentEntries.hasNext()) {
             IndexedRecord entry = currentEntries.next();
             IndexedRecord file = (IndexedRecord) entry.get(0);
-            return file.get(0).toString();
+            String path = file.get(0).toString();
+            Object size = file.get(1);
+            lastFacts = new PurgePlan.FileFacts(
+                currentManifest.content() == org.apache.iceberg.ManifestContent.DELETES
+                    ? dev.lethe.catalog.jobs.FileKind.DELETE_FILES : dev.lethe.catalog.jobs.FileKind.DATA_FILES,
+                size instanceof Long l ? l : null);
+            return path;
           }
         } catch (RuntimeException e) {
           fail(e);

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
     description = "Inspect and manage a running Lethe catalog server: cleanup jobs, soft-deleted tables, drop protection (each takes --catalog, default main).",
-    subcommands = {CatalogJobsCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class,
+    subcommands = {CatalogJobsCommand.class, CatalogReceiptCommand.class, CatalogDeletedCommand.class, CatalogUndropCommand.class,
         CatalogPurgeNowCommand.class, CatalogProtectionCommands.Protect.class,
         CatalogProtectionCommands.Unprotect.class, CatalogProtectionCommands.Protections.class})
 public final class CatalogCommand implements Runnable {
