@@ -34,10 +34,11 @@ public record CleanupReceipt(long receiptId, long jobId, CleanupObjectType objec
     return endedAt - createdAt;
   }
 
-  /** One line for events and logs: state, files, bytes (with "≥" when a lower bound). */
+  /** One line for events and logs: state, files, bytes ("at least" when a lower bound), kept (every reason), left over. */
   public String summary() {
     return "receipt " + receiptId + ": job " + jobId + " " + state + ", " + tally.files() + " files, "
-        + (tally.unknownSizes() > 0 ? "at least " : "") + tally.bytes() + " bytes deleted, " + keptFiles + " kept, "
+        + (tally.unknownSizes() > 0 ? "at least " : "") + tally.bytes() + " bytes deleted, "
+        + tally.kept().values().stream().mapToLong(JobProgress.Sample::count).sum() + " kept, "
         + tally.leftovers().count() + " left over";
   }
 }
