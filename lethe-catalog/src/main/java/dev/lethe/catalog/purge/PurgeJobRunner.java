@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * The purge handler: runs one claimed cleanup job and says how it ended, a view's through {@link
  * ViewPurge}, a table's here in named steps ({@code readMetadata}, {@code confine}, {@code plan},
  * {@code deletePhase} per phase, the {@code sweep} before the current metadata file, {@code
- * finalSweep}). The only write it makes to the job row is its progress (the last finished phase
- * and the kept-files count), guarded by the lease.
+ * finalSweep}). The only writes it makes to the job row are its progress, guarded by the lease: the
+ * last finished phase and the kept-files count, and the live tally of files and bytes per kind
+ * ({@link RunProgress}, docs/design/0445-job-progress-and-receipts.md).
  *
  * <p>It rebuilds the FileIO (from the catalog's current properties if the catalog still exists,
  * else from the encrypted properties captured at drop), re-reads the metadata file, plans with

@@ -231,7 +231,13 @@ public final class PurgePlan {
     Objects.requireNonNull(phase, "Cannot stream purge batches: phase is null");
     Objects.requireNonNull(onUnreadableManifest, "Cannot stream purge batches: failure callback is null");
     Objects.requireNonNull(onKept, "Cannot stream purge batches: kept callback is null");
-    return new ConfinedBatches(unconfined(phase, onUnreadableManifest), scope, ConfinedLocalFiles.of(io), onKept);
+    // a kept path is never deleted, so nobody asks for its facts: forget them here
+    return new ConfinedBatches(unconfined(phase, onUnreadableManifest), scope, ConfinedLocalFiles.of(io), keep -> {
+      if (keep.path() != null) {
+        contentFacts.remove(keep.path());
+      }
+      onKept.accept(keep);
+    });
   }
 
   private CloseableIterator<List<String>> unconfined(
