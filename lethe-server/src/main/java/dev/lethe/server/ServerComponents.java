@@ -163,7 +163,7 @@ final class ServerComponents implements AutoCloseable {
     wakeups.expiryWakesBy(expiry::wakeUp);
     // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
     drops = new Drops(purge, softDeletes);
-    cleanupJobs = new CleanupJobListing(database);
+    cleanupJobs = new CleanupJobListing(database, purgeSettings.heartbeatTimeoutMs());
     jobControl = new JobControl(database, workers::wakeUp);
     protections = new dev.lethe.catalog.entity.Protections(database, clock); // docs/design/0441-drop-protection.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens

@@ -29,7 +29,7 @@ public final class CasJobClaimer implements JobClaimer {
       List<Long> window = jobs.claimCandidates(now, now - heartbeatTimeoutMs, WINDOW);
       for (long id : window) {
         long at = clock.millis(h);
-        if (jobs.claim(id, at, at - heartbeatTimeoutMs)) {
+        if (jobs.claim(id, at, at - heartbeatTimeoutMs, WorkerIdentity.current())) {
           CleanupJob job = jobs.find(id).orElseThrow();
           return Optional.of(new Claimed(job, new Lease(id, at)));
         }

@@ -48,7 +48,18 @@ public record CleanupJob(
     long updatedAt,
     long keptFiles,
     PurgePhase purgedThrough,
-    Long nextAttemptAt) {
+    Long nextAttemptAt,
+    JobActivity activity) {
+
+  /** A job without recorded activity. */
+  public CleanupJob(long jobId, CleanupObjectType objectType, String metalakeName, String catalogId, String catalogName,
+      String namespace, String objectName, String metadataLocation, String fileIoImpl,
+      String encryptedFileIoProperties, CleanupJobState state, int attempts, String lastError, Long heartbeatAt,
+      String createdBy, long createdAt, long updatedAt, long keptFiles, PurgePhase purgedThrough, Long nextAttemptAt) {
+    this(jobId, objectType, metalakeName, catalogId, catalogName, namespace, objectName, metadataLocation, fileIoImpl,
+        encryptedFileIoProperties, state, attempts, lastError, heartbeatAt, createdBy, createdAt, updatedAt, keptFiles,
+        purgedThrough, nextAttemptAt, JobActivity.NONE);
+  }
 
   /** A job that has not run yet: nothing kept, no phase finished, claimable at once. */
   public CleanupJob(long jobId, CleanupObjectType objectType, String metalakeName, String catalogId, String catalogName,

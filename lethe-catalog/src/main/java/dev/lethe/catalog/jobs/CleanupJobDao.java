@@ -21,7 +21,8 @@ public final class CleanupJobDao {
   private static final String COLUMNS =
       "job_id, object_type, metalake_name, catalog_id, catalog_name, namespace, object_name, metadata_location, "
           + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, "
-          + "kept_files, purged_through, next_attempt_at";
+          + "kept_files, purged_through, next_attempt_at, purge_path, phase, files_deleted, bytes_deleted, bytes_unknown, "
+          + "progress, progress_checkpoint, owner_host, owner_pid, first_claimed_at";
 
   /**
    * A job any free worker may claim: pending and past its retry wait (docs/design/0050-retry-backoff.md), or running
@@ -59,15 +60,34 @@ public final class CleanupJobDao {
    * @return the new job id
    */
   public long insert(NewCleanupJob job, long now, boolean claimed) {
+    return insert(job, now, claimed, claimed ? PurgePath.SYNC : PurgePath.ASYNC);
+  }
+
+  /**
+   * Inserts a job, {@code PENDING} or already claimed by this process, recording how its purge was
+   * asked for (docs/design/0445-job-progress-and-receipts.md).
+   *
+   * @param now ms since epoch (database clock): created and updated time; for a claimed job also
+   *     its heartbeat and first claim, with this process ({@link WorkerIdentity#current()}) as owner
+   * @param claimed true to insert it {@code RUNNING}, owned by this process
+   * @param path how the purge was asked for, not null
+   * @return the new job id
+   */
+  public long insert(NewCleanupJob job, long now, boolean claimed, PurgePath path) {
+    WorkerIdentity me = WorkerIdentity.current();
     return handle
         .createUpdate("INSERT INTO lethe_cleanup_job (object_type, metalake_name, catalog_id, catalog_name, namespace, "
             + "object_name, metadata_location, file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, "
-            + "created_by, created_at, updated_at) VALUES (:objectType, :metalakeName, :catalogId, :catalogName, :namespace, "
+            + "created_by, created_at, updated_at, purge_path, owner_host, owner_pid, first_claimed_at) "
+            + "VALUES (:objectType, :metalakeName, :catalogId, :catalogName, :namespace, "
             + ":objectName, :metadataLocation, :fileIoImpl, :encryptedFileIoProperties, :state, 0, NULL, :heartbeat, "
-            + ":createdBy, :now, :now)")
+            + ":createdBy, :now, :now, :path, :host, :pid, :heartbeat)")
         .bindMethods(job)
         .bind("state", claimed ? CleanupJobState.RUNNING.name() : CleanupJobState.PENDING.name())
         .bind("heartbeat", claimed ? Long.valueOf(now) : null)
+        .bind("path", path.name())
+        .bind("host", claimed ? me.host() : null)
+        .bind("pid", claimed ? Long.valueOf(me.pid()) : null)
         .bind("now", now)
         .executeAndReturnGeneratedKeys("job_id")
         .mapTo(Long.class)
@@ -177,8 +197,22 @@ public final class CleanupJobDao {
    * @return true if this call claimed it
    */
   public boolean claim(long jobId, long now, long stale) {
+    return claim(jobId, now, stale, WorkerIdentity.current());
+  }
+
+  /**
+   * Claims a job if it is still claimable, naming the claiming replica on the row
+   * (docs/design/0445-job-progress-and-receipts.md); the first claim's time is kept.
+   *
+   * @param owner the replica taking the lease
+   * @return true if this call claimed it
+   */
+  public boolean claim(long jobId, long now, long stale, WorkerIdentity owner) {
     return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'RUNNING', heartbeat_at = :now, updated_at = :now, "
-            + "next_attempt_at = NULL WHERE job_id = :id AND " + CLAIMABLE)
+            + "next_attempt_at = NULL, owner_host = :host, owner_pid = :pid, "
+            + "first_claimed_at = COALESCE(first_claimed_at, :now) WHERE job_id = :id AND " + CLAIMABLE)
+        .bind("host", owner.host())
+        .bind("pid", owner.pid())
         .bind("now", now)
         .bind("stale", stale)
         .bind("id", jobId)
@@ -210,8 +244,8 @@ public final class CleanupJobDao {
   public boolean finish(long jobId, long lease, PurgeTransition.Write write, long now) {
     Long next = write.state() == CleanupJobState.PENDING && write.retryDelayMs() > 0 ? now + write.retryDelayMs() : null;
     return handle.createUpdate("UPDATE lethe_cleanup_job SET state = :state, attempts = :attempts, last_error = :lastError, "
-            + "heartbeat_at = NULL, updated_at = :now, next_attempt_at = :next "
-            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+            + "heartbeat_at = NULL, updated_at = :now, next_attempt_at = :next, owner_host = NULL, owner_pid = NULL, "
+            + "phase = NULL WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
         .bind("next", next)
         .bindMethods(write)
         .bind("now", now)
@@ -234,6 +268,52 @@ public final class CleanupJobDao {
             + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
         .bind("phase", purgedThrough.name())
         .bind("kept", keptFiles)
+        .bind("id", jobId)
+        .bind("lease", lease)
+        .execute() == 1;
+  }
+
+  /**
+   * Records a finished phase with the tally as of its end, which is also the checkpoint a resumed
+   * run starts from (docs/design/0445-job-progress-and-receipts.md).
+   *
+   * @param lease the heartbeat value the owner last wrote
+   * @return true if written, false if the lease was lost (nothing changed)
+   */
+  public boolean recordProgress(long jobId, long lease, PurgePhase purgedThrough, long keptFiles, JobProgress tally) {
+    String json = tally.toJson();
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET purged_through = :phase, kept_files = :kept, "
+            + "files_deleted = :files, bytes_deleted = :bytes, bytes_unknown = :unknown, progress = :json, "
+            + "progress_checkpoint = :json WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("phase", purgedThrough.name())
+        .bind("kept", keptFiles)
+        .bind("files", tally.files())
+        .bind("bytes", tally.bytes())
+        .bind("unknown", tally.unknownSizes())
+        .bind("json", json)
+        .bind("id", jobId)
+        .bind("lease", lease)
+        .execute() == 1;
+  }
+
+  /**
+   * Writes a running job's live progress if this owner still holds the lease: the phase running and
+   * the tally so far (docs/design/0445-job-progress-and-receipts.md). A worker whose lease another
+   * replica took writes nothing.
+   *
+   * @param lease the heartbeat value the owner last wrote
+   * @param phase the phase running now, not null
+   * @return true if written, false if the lease was lost (nothing changed)
+   */
+  public boolean writeProgress(long jobId, long lease, String phase, JobProgress tally) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET phase = :phase, files_deleted = :files, "
+            + "bytes_deleted = :bytes, bytes_unknown = :unknown, progress = :json "
+            + "WHERE job_id = :id AND state = 'RUNNING' AND heartbeat_at = :lease")
+        .bind("phase", phase)
+        .bind("files", tally.files())
+        .bind("bytes", tally.bytes())
+        .bind("unknown", tally.unknownSizes())
+        .bind("json", tally.toJson())
         .bind("id", jobId)
         .bind("lease", lease)
         .execute() == 1;
@@ -338,6 +418,18 @@ public final class CleanupJobDao {
         rs.getLong("updated_at"),
         rs.getLong("kept_files"),
         rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")),
-        nextAttempt);
+        nextAttempt,
+        activity(rs));
   };
+
+  private static JobActivity activity(java.sql.ResultSet rs) throws java.sql.SQLException {
+    long pid = rs.getLong("owner_pid");
+    Long ownerPid = rs.wasNull() ? null : pid;
+    long fc = rs.getLong("first_claimed_at");
+    Long firstClaimed = rs.wasNull() ? null : fc;
+    String path = rs.getString("purge_path");
+    return new JobActivity(path == null ? null : PurgePath.valueOf(path), rs.getString("phase"),
+        rs.getLong("files_deleted"), rs.getLong("bytes_deleted"), rs.getLong("bytes_unknown"), rs.getString("progress"),
+        rs.getString("progress_checkpoint"), rs.getString("owner_host"), ownerPid, firstClaimed);
+  }
 }

@@ -142,10 +142,11 @@ public final class CleanupJobEnqueuer {
    *
    * @param createdBy principal, for audit; not null
    * @param now the database time of the caller's transaction (epoch millis)
+   * @param path how the purge was asked for: {@link PurgePath#EXPIRY} or {@link PurgePath#PURGE_NOW}
    * @return the inserted job's id
    * @throws IllegalStateException if the row's catalog or namespace is gone
    */
-  public long enqueueTable(Handle h, TableRow row, String createdBy, long now) {
+  public long enqueueTable(Handle h, TableRow row, String createdBy, long now, PurgePath path) {
     CatalogRow catalog = new CatalogDao(h).findById(row.catalogId())
         .orElseThrow(() -> new IllegalStateException("Cannot purge table " + row.tableId() + ": its catalog is gone"));
     NamespaceRow ns = new NamespaceDao(h).findById(row.namespaceId())
@@ -153,7 +154,7 @@ public final class CleanupJobEnqueuer {
     return new CleanupJobDao(h).insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(),
         catalog.name(), ns.name(), row.name(), row.metadataLocation(),
         fileIOFactory.implFor(catalog.warehouse(), catalog.properties()), cipher.encrypt(catalog.properties()), createdBy),
-        now);
+        now, false, path);
   }
 
   private static java.util.Optional<NamespaceRow> namespace(org.jdbi.v3.core.Handle h, CatalogRow catalog, TableIdentifier id) {

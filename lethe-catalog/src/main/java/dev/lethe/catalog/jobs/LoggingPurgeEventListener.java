@@ -14,9 +14,10 @@ public final class LoggingPurgeEventListener implements PurgeEventListener {
     } else if (event instanceof PurgeEvent.PurgeStarted e) {
       LOG.info("Purge started: {}", e.job());
     } else if (event instanceof PurgeEvent.PurgeCompleted e) {
-      LOG.info("Purge completed: {}, {} files deleted", e.job(), e.filesDeleted());
+      LOG.info("Purge completed: {}, {} files deleted{}", e.job(), e.filesDeleted(),
+          e.receipt() == null ? "" : "; " + e.receipt().summary());
     } else if (event instanceof PurgeEvent.PurgeFailed e) {
-      LOG.warn("Purge failed: {}: {}", e.job(), e.reason());
+      LOG.warn("Purge failed: {}: {}{}", e.job(), e.reason(), e.receipt() == null ? "" : "; " + e.receipt().summary());
     }
   }
 }

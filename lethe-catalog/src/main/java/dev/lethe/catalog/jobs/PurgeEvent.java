@@ -14,9 +14,30 @@ public sealed interface PurgeEvent {
   /** A worker claimed the job and starts deleting. */
   record PurgeStarted(CleanupJob job) implements PurgeEvent {}
 
-  /** The job ended {@code SUCCEEDED}. */
-  record PurgeCompleted(CleanupJob job, long filesDeleted) implements PurgeEvent {}
+  /**
+   * The job ended {@code SUCCEEDED}.
+   *
+   * @param filesDeleted files the last run deleted
+   * @param receipt the receipt written with the end (docs/design/0445-job-progress-and-receipts.md);
+   *     null only from the compatibility constructor
+   */
+  record PurgeCompleted(CleanupJob job, long filesDeleted, CleanupReceipt receipt) implements PurgeEvent {
+    /** An event without a receipt. */
+    public PurgeCompleted(CleanupJob job, long filesDeleted) {
+      this(job, filesDeleted, null);
+    }
+  }
 
-  /** The job ended {@code FAILED} (terminal failure or retries exhausted). */
-  record PurgeFailed(CleanupJob job, String reason) implements PurgeEvent {}
+  /**
+   * The job ended {@code FAILED} (terminal failure or retries exhausted).
+   *
+   * @param reason the stored last error
+   * @param receipt the receipt written with the end; null only from the compatibility constructor
+   */
+  record PurgeFailed(CleanupJob job, String reason, CleanupReceipt receipt) implements PurgeEvent {
+    /** An event without a receipt. */
+    public PurgeFailed(CleanupJob job, String reason) {
+      this(job, reason, null);
+    }
+  }
 }

@@ -55,8 +55,16 @@ public final class PurgeJobExecutor implements AutoCloseable {
    *     job now and writes its outcome)
    * @param lastError the reason written with a failure, else null
    * @param filesDeleted files this run deleted (when it completed)
+   * @param receipt the receipt written with a terminal state, else null
+   *     (docs/design/0445-job-progress-and-receipts.md)
    */
-  public record Finished(CleanupJob job, CleanupJobState state, String lastError, long filesDeleted) {}
+  public record Finished(CleanupJob job, CleanupJobState state, String lastError, long filesDeleted,
+      CleanupReceipt receipt) {
+    /** A run that wrote no receipt. */
+    public Finished(CleanupJob job, CleanupJobState state, String lastError, long filesDeleted) {
+      this(job, state, lastError, filesDeleted, null);
+    }
+  }
 
   /** The settings (retry, heartbeat) this executor applies. */
   public AsyncPurgeSettings settings() {
@@ -99,12 +107,15 @@ public final class PurgeJobExecutor implements AutoCloseable {
         LOG.warn("Cleanup job {}: lease lost; another worker owns it now", job.jobId());
         return new Finished(job, CleanupJobState.RUNNING, null, 0);
       }
+      CleanupReceipt[] receipt = {null};
       boolean applied = database.background().inTransaction(h -> {
         long now = clock.millis(h);
         boolean written = lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
         if (written && !write.state().active()) {
           // rule 2: an ended job no longer holds the dropped table's locations (same transaction)
           LocationClaims.release(h, ClaimOwner.job(job.jobId()));
+          // docs/design/0445-job-progress-and-receipts.md: the receipt commits with the end, or neither does
+          receipt[0] = CleanupReceipts.write(h, job.jobId(), now);
         }
         return written;
       });
@@ -117,19 +128,20 @@ public final class PurgeJobExecutor implements AutoCloseable {
         if (metrics != null) {
           metrics.jobCompleted();
         }
-        emit(new PurgeEvent.PurgeCompleted(job, files));
+        emit(new PurgeEvent.PurgeCompleted(job, files, receipt[0]));
       } else if (write.state() == CleanupJobState.FAILED) {
         if (metrics != null) {
           metrics.jobFailed();
         }
-        emit(new PurgeEvent.PurgeFailed(job, write.lastError()));
+        emit(new PurgeEvent.PurgeFailed(job, write.lastError(), receipt[0]));
       } else if (outcome instanceof PurgeOutcome.Released) {
         LOG.info("Cleanup job {} handed back as PENDING: this server is stopping", job.jobId());
       } else {
         LOG.info("Cleanup job {} will be retried in {} ms (attempt {} of {}): {}", job.jobId(), write.retryDelayMs(),
             write.attempts(), settings.maxAttempts(), write.lastError());
       }
-      return new Finished(job, write.state(), write.state() == CleanupJobState.SUCCEEDED ? null : write.lastError(), files);
+      return new Finished(job, write.state(), write.state() == CleanupJobState.SUCCEEDED ? null : write.lastError(), files,
+          receipt[0]);
     } finally {
       heartbeat.release(lease);
     }

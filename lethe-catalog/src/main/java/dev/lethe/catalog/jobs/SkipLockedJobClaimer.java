@@ -24,7 +24,7 @@ public final class SkipLockedJobClaimer implements JobClaimer {
       CleanupJobDao jobs = new CleanupJobDao(h);
       long now = clock.millis(h);
       Optional<Long> id = jobs.lockFirstClaimable(now, now - heartbeatTimeoutMs);
-      if (id.isEmpty() || !jobs.claim(id.get(), now, now - heartbeatTimeoutMs)) {
+      if (id.isEmpty() || !jobs.claim(id.get(), now, now - heartbeatTimeoutMs, WorkerIdentity.current())) {
         return Optional.<Claimed>empty();
       }
       return Optional.of(new Claimed(jobs.find(id.get()).orElseThrow(), new Lease(id.get(), now)));

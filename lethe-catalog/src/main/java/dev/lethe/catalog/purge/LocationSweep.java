@@ -60,9 +60,10 @@ final class LocationSweep {
    * @param listable false when a root could not be listed at all (an object store FileIO without
    *     {@link SupportsPrefixOperations}): nothing can be proven about it
    * @param examples up to three locations that failed or remained, for the job's error
+   * @param bytes bytes of the deleted files, from the listing (docs/design/0445-job-progress-and-receipts.md)
    */
   record Result(long deleted, long failed, long remaining, long directoriesRemoved, boolean listable,
-      List<String> examples) {
+      List<String> examples, long bytes) {
     /** True when every root was listed and nothing but the {@code keep} set is left. */
     boolean clean(long kept) {
       return listable && failed == 0 && remaining <= kept;
@@ -153,7 +154,7 @@ final class LocationSweep {
       }
     }
     return new Result(counts.deleted, counts.failed, counts.remaining, counts.directoriesRemoved, counts.listable,
-        List.copyOf(counts.examples));
+        List.copyOf(counts.examples), counts.bytes);
   }
 
   private static void walkLocal(LocationPath root, PurgeScope scope, Set<LocationPath> keep, boolean delete,
@@ -192,6 +193,7 @@ final class LocationSweep {
           try {
             remove.remove(); // a symbolic link itself, never its target
             counts.deleted++;
+            counts.bytes += attrs.size();
           } catch (NoSuchFileException gone) {
             counts.deleted++;
           } catch (IOException e) {
@@ -234,6 +236,7 @@ final class LocationSweep {
       Set<LocationPath> keep, boolean delete, int batchSize, BooleanSupplier stop, Counts counts,
       ObjLongConsumer<String> census) {
     List<String> batch = new ArrayList<>(Math.min(batchSize, 1024));
+    long[] batchBytes = {0};
     try {
       for (FileInfo info : prefix.listPrefix(root + "/")) {
         if (stop.getAsBoolean()) {
@@ -258,22 +261,27 @@ final class LocationSweep {
           continue;
         }
         batch.add(info.location());
+        batchBytes[0] += info.size();
         if (batch.size() >= batchSize) {
-          deleteBatch(io, batch, counts);
+          deleteBatch(io, batch, counts, batchBytes);
         }
       }
     } catch (RuntimeException e) {
       counts.fail(root.toString(), e);
     }
-    deleteBatch(io, batch, counts);
+    deleteBatch(io, batch, counts, batchBytes);
   }
 
-  private static void deleteBatch(FileIO io, List<String> batch, Counts counts) {
+  private static void deleteBatch(FileIO io, List<String> batch, Counts counts, long[] batchBytes) {
     if (batch.isEmpty()) {
       return;
     }
     BatchOutcome o = FileBatchDeleter.delete(io, WHAT, List.copyOf(batch));
     counts.deleted += o.deleted();
+    if (o.failed() == 0) {
+      counts.bytes += batchBytes[0];
+    }
+    batchBytes[0] = 0;
     if (o.failed() > 0) {
       counts.failed += o.failed();
       if (counts.examples.size() < EXAMPLES) {
@@ -289,6 +297,7 @@ final class LocationSweep {
     long failed;
     long remaining;
     long directoriesRemoved;
+    long bytes;
     boolean listable = true;
     final List<String> examples = new ArrayList<>();
 

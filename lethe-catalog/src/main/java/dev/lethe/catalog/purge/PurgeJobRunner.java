@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * The purge handler: runs one claimed cleanup job and says how it ended, a view's through {@link
  * ViewPurge}, a table's here in named steps ({@code readMetadata}, {@code confine}, {@code plan},
  * {@code deletePhase} per phase, the {@code sweep} before the current metadata file, {@code
- * finalSweep}). The only write it makes to the job row is its progress (the last finished phase
- * and the kept-files count), guarded by the lease.
+ * finalSweep}). The only writes it makes to the job row are its progress, guarded by the lease: the
+ * last finished phase and the kept-files count, and the live tally of files and bytes per kind
+ * ({@link RunProgress}, docs/design/0445-job-progress-and-receipts.md).
  *
  * <p>It rebuilds the FileIO (from the catalog's current properties if the catalog still exists,
  * else from the encrypted properties captured at drop), re-reads the metadata file, plans with
@@ -94,10 +95,23 @@ public final class PurgeJobRunner implements JobHandler {
    */
   @Override
   public PurgeOutcome run(CleanupJob job, Lease lease) {
+    RunProgress progress = new RunProgress(database, job, lease, System::nanoTime);
+    PurgeOutcome outcome;
     if (job.objectType() == CleanupObjectType.VIEW) {
-      return views.run(job, lease);
+      progress.start("VIEW_METADATA_FILES");
+      outcome = views.run(job, lease);
+      if (outcome instanceof PurgeOutcome.Completed c) {
+        progress.viewFiles(c.filesDeleted());
+      }
+    } else {
+      outcome = fileIOs.withFileIO(job, io -> runTable(job, io, lease, progress));
     }
-    return fileIOs.withFileIO(job, io -> runTable(job, io, lease));
+    // the tally as the run ended (leftovers included), read by the receipt of a job that ends now
+    // (docs/design/0445-job-progress-and-receipts.md); a lost lease writes nothing
+    if (!lease.lost()) {
+      progress.flush();
+    }
+    return outcome;
   }
 
   /**
@@ -105,7 +119,7 @@ public final class PurgeJobRunner implements JobHandler {
    * the file phases, delete them in order (the sweep just before the current metadata file), then
    * the final sweep. Each step either hands the next one its input or ends the run.
    */
-  private PurgeOutcome runTable(CleanupJob job, FileIO io, Lease lease) {
+  private PurgeOutcome runTable(CleanupJob job, FileIO io, Lease lease, RunProgress progress) {
     Step<TableMetadata> read = readMetadata(job, io);
     if (read.ended() != null) {
       return read.ended();
@@ -129,21 +143,23 @@ public final class PurgeJobRunner implements JobHandler {
     }
     KeptFiles kept = new KeptFiles(job.keptFiles());
     long deleted = 0;
+    PurgePhase lastDone = job.purgedThrough();
     for (PurgePhase phase : plan.phases()) {
       if (phase == PurgePhase.CURRENT_METADATA_FILE) {
-        PurgeOutcome ended = sweep(job, io, swept, lease);
+        PurgeOutcome ended = sweep(job, io, swept, lease, progress, lastDone, kept);
         if (ended != null) {
           logKept(job, kept);
           return ended;
         }
       }
-      Step<Long> done = deletePhase(job, io, plan, phase, swept, kept, lease);
+      Step<Long> done = deletePhase(job, io, plan, phase, swept, kept, lease, progress);
       if (done.ended() != null) {
         return done.ended();
       }
       deleted += done.value();
+      lastDone = phase;
     }
-    return finalSweep(job, io, metadata, swept, kept, lease, deleted);
+    return finalSweep(job, io, metadata, swept, kept, lease, deleted, progress);
   }
 
   /**
@@ -221,13 +237,20 @@ public final class PurgeJobRunner implements JobHandler {
    *     manifest, files that could not be deleted)
    */
   private Step<Long> deletePhase(CleanupJob job, FileIO io, PurgePlan plan, PurgePhase phase, PurgeScope swept,
-      KeptFiles kept, Lease lease) {
+      KeptFiles kept, Lease lease, RunProgress progress) {
     List<ManifestReadFailure> unreadable = new ArrayList<>();
     List<Future<BatchOutcome>> pending = new ArrayList<>();
+    if (!progress.start(phase.name())) {
+      return Step.end(new PurgeOutcome.LeaseLost());
+    }
     try (CloseableIterator<List<String>> batches = plan.batches(phase, failure -> {
       unreadable.add(failure);
+      progress.unreadable(failure);
       LOG.warn("Cleanup job {}: cannot read manifest {}: {}", job.jobId(), failure.manifestPath(), failure.reason());
-    }, kept)) {
+    }, keep -> {
+      kept.accept(keep);
+      progress.kept(keep);
+    })) {
       while (batches.hasNext()) {
         if (lease.lost()) {
           awaitQuietly(pending);
@@ -244,8 +267,10 @@ public final class PurgeJobRunner implements JobHandler {
           }
           BatchOutcome o = FileBatchDeleter.delete(io, phase, batch);
           filesDeleted.accept(o.deleted());
+          progress.batch(io, plan, phase, batch, o);
           return o;
         }));
+        progress.maybeFlush(); // a lost lease is seen at the top of the loop
       }
     } catch (IOException | RuntimeException e) {
       awaitQuietly(pending);
@@ -282,8 +307,7 @@ public final class PurgeJobRunner implements JobHandler {
       logKept(job, kept);
       return Step.end(new PurgeOutcome.Transient(phase + ": " + failed + " files could not be deleted"));
     }
-    if (!lease.writeGuarded(last -> database.background().withHandle(h ->
-        new CleanupJobDao(h).recordProgress(job.jobId(), last, phase, kept.count())), null)) {
+    if (!progress.finished(phase, kept.count())) {
       return Step.end(new PurgeOutcome.LeaseLost());
     }
     // the next phase deletes what a retry without this mark would need to read
@@ -299,7 +323,7 @@ public final class PurgeJobRunner implements JobHandler {
    * @param deleted files deleted by the phases
    */
   private PurgeOutcome finalSweep(CleanupJob job, FileIO io, TableMetadata metadata, PurgeScope swept, KeptFiles kept,
-      Lease lease, long deleted) {
+      Lease lease, long deleted, RunProgress progress) {
     LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept, io));
     logKept(job, kept);
     LocationSweep.Result left = LocationSweep.probe(io, swept);
@@ -311,12 +335,15 @@ public final class PurgeJobRunner implements JobHandler {
       LocationSweep.Result again = LocationSweep.sweep(io, swept, Set.of(), planner.batchSize(),
           () -> lease.lost() || lease.stopRequested());
       filesDeleted.accept(again.deleted());
+      progress.start("FINAL_SWEEP");
+      progress.swept(again);
       deleted += again.deleted();
       LocationPath.tryParse(metadata.metadataFileLocation()).ifPresent(m -> LocationSweep.removeEmptyParents(m, swept, io));
       left = LocationSweep.probe(io, swept);
     }
     if (left.remaining() > 0 || left.failed() > 0) {
       // a writer still writing into the dropped table's location
+      progress.tally().leftovers(left.remaining() + left.failed(), left.examples());
       return new PurgeOutcome.Transient("files appeared under " + swept.roots() + " during the purge, e.g. "
           + String.join(", ", left.examples()));
     }
@@ -329,12 +356,22 @@ public final class PurgeJobRunner implements JobHandler {
    *
    * @return null to go on, else how the run ends
    */
-  private PurgeOutcome sweep(CleanupJob job, FileIO io, PurgeScope scope, Lease lease) {
+  private PurgeOutcome sweep(CleanupJob job, FileIO io, PurgeScope scope, Lease lease, RunProgress progress,
+      PurgePhase lastDone, KeptFiles kept) {
+    if (!progress.start("SWEEP")) {
+      return new PurgeOutcome.LeaseLost();
+    }
     Set<LocationPath> keep = new HashSet<>();
     LocationPath.tryParse(job.metadataLocation()).ifPresent(keep::add);
     LocationSweep.Result r = LocationSweep.sweep(io, scope, keep, planner.batchSize(),
         () -> lease.lost() || lease.stopRequested());
     filesDeleted.accept(r.deleted());
+    progress.swept(r);
+    // the swept files are gone whatever the sweep ends with and a re-sweep finds none of them: the
+    // checkpoint counts them now (docs/design/0445-job-progress-and-receipts.md)
+    if (lastDone != null && !lease.lost() && !progress.finished(lastDone, kept.count())) {
+      return new PurgeOutcome.LeaseLost();
+    }
     if (lease.lost()) {
       return new PurgeOutcome.LeaseLost();
     }

@@ -6,6 +6,9 @@ import dev.lethe.catalog.location.LocationPath;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import dev.lethe.catalog.jobs.FileKind;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,6 +53,10 @@ public final class PurgePlan {
   private final List<String> missingManifestLists;
   private final int batchSize;
   private final int dedupeWindow;
+  /** Facts of data and delete files streamed and not yet asked for by {@link #facts}. */
+  private final Map<String, FileFacts> contentFacts = new ConcurrentHashMap<>();
+  /** Each manifest's length, by path. */
+  private final Map<String, Long> manifestLengths = new java.util.HashMap<>();
 
   PurgePlan(
       FileIO io,
@@ -72,6 +79,7 @@ public final class PurgePlan {
     this.missingManifestLists = missingManifestLists;
     this.batchSize = batchSize;
     this.dedupeWindow = dedupeWindow;
+    manifests.forEach(m -> manifestLengths.put(m.path(), m.length() >= 0 ? m.length() : null));
   }
 
   /** The table metadata the plan was made from, not null. */
@@ -131,6 +139,37 @@ public final class PurgePlan {
       phases.remove(PurgePhase.DATA_AND_DELETE_FILES);
     }
     return List.copyOf(phases);
+  }
+
+  /**
+   * What kind of file a path of a batch is and its size (docs/design/0445-job-progress-and-receipts.md).
+   *
+   * @param kind its kind
+   * @param size bytes as Iceberg's metadata gives it (a data or delete file's {@code
+   *     file_size_in_bytes}, a manifest's length, a statistics file's size), null when unknown
+   *     (manifest lists and metadata files carry no size)
+   */
+  public record FileFacts(FileKind kind, Long size) {}
+
+  /**
+   * The facts of one path of a batch of {@code phase}; a data or delete file's are handed out once
+   * (call it once per deleted path). Thread-safe.
+   */
+  public FileFacts facts(PurgePhase phase, String path) {
+    return switch (phase) {
+      case DATA_AND_DELETE_FILES -> {
+        FileFacts f = contentFacts.remove(path);
+        yield f != null ? f : new FileFacts(FileKind.DATA_FILES, null);
+      }
+      case MANIFESTS -> new FileFacts(FileKind.MANIFESTS, manifestLengths.get(path));
+      case MANIFEST_LISTS -> new FileFacts(FileKind.MANIFEST_LISTS, null);
+      case STATISTICS_FILES -> new FileFacts(FileKind.STATISTICS_FILES, metadata.statisticsFiles().stream()
+          .filter(f -> f.path().equals(path)).findFirst().map(StatisticsFile::fileSizeInBytes).orElse(null));
+      case PARTITION_STATISTICS_FILES -> new FileFacts(FileKind.STATISTICS_FILES, metadata.partitionStatisticsFiles()
+          .stream().filter(f -> f.path().equals(path)).findFirst().map(PartitionStatisticsFile::fileSizeInBytes)
+          .orElse(null));
+      case PREVIOUS_METADATA_FILES, CURRENT_METADATA_FILE -> new FileFacts(FileKind.METADATA_FILES, null);
+    };
   }
 
   /** Number of distinct manifests (data and delete) referenced by the table's snapshots. */
@@ -198,7 +237,14 @@ public final class PurgePlan {
 
       @Override
       public List<String> next() {
-        return files.next().stream().map(PlannedFile::path).toList();
+        List<PlannedFile> batch = files.next();
+        if (phase == PurgePhase.DATA_AND_DELETE_FILES) {
+          // the job's progress asks for each deleted path's facts (docs/design/0445-job-progress-and-receipts.md)
+          batch.forEach(f -> contentFacts.put(f.path(), new FileFacts(
+              f.deleteFile() ? FileKind.DELETE_FILES : FileKind.DATA_FILES,
+              f.sizeInBytes() == PlannedFile.UNKNOWN_SIZE ? null : f.sizeInBytes())));
+        }
+        return batch.stream().map(PlannedFile::path).toList();
       }
 
       @Override

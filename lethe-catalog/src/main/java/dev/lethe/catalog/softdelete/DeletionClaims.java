@@ -140,7 +140,8 @@ final class DeletionClaims {
     Optional<TableRow> row = record.flatMap(r -> tables.findByIdForUpdate(r.entityId()));
     ClaimDecision d = SoftDeletePlanner.planClaim(record, row, now, immediate);
     if (d instanceof EnqueuePurge e) {
-      long jobId = enqueuer.enqueueTable(h, e.row(), requestedBy != null ? requestedBy : e.record().deletedBy(), now);
+      long jobId = enqueuer.enqueueTable(h, e.row(), requestedBy != null ? requestedBy : e.record().deletedBy(), now,
+          immediate ? dev.lethe.catalog.jobs.PurgePath.PURGE_NOW : dev.lethe.catalog.jobs.PurgePath.EXPIRY);
       if (!deletions.markPurging(deletionId, jobId)) {
         throw new IllegalStateException("Cannot claim deletion " + deletionId + ": the locked record changed");
       }

@@ -47,7 +47,27 @@ public final class GatedFileIO implements SupportsBulkOperations, SupportsPrefix
       return deletes.values().stream().mapToInt(AtomicInteger::get).sum();
     }
 
+    /** A delete call naming a path this accepts waits for {@link #holdOpen} (null: none held). */
+    volatile java.util.function.Predicate<String> holdIf;
+    final CountDownLatch holdOpen = new CountDownLatch(1);
+
     private void pass(Iterable<String> paths) {
+      java.util.function.Predicate<String> hold = holdIf;
+      if (hold != null) {
+        for (String p : paths) {
+          if (hold.test(p)) {
+            try {
+              if (!holdOpen.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("hold never released");
+              }
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IllegalStateException(e);
+            }
+            break;
+          }
+        }
+      }
       if (open.getCount() > 0) {
         blockedCalls.incrementAndGet();
       }

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
-    description = {"List the asynchronous purge (cleanup) jobs of a catalog.",
+    description = {"List the asynchronous purge (cleanup) jobs of a catalog, with their phase, progress and lease.",
         "Admin actions on one job: jobs retry ID, jobs run-now ID."})
 final class CatalogJobsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -102,7 +102,8 @@ final class CatalogJobsCommand implements Callable<Integer> {
 
   static void print(PrintWriter out, JsonNode jobs) {
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"ID", "TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "UPDATED", "LAST_ERROR"});
+    rows.add(new String[] {"ID", "TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "UPDATED", "PHASE",
+        "FILES", "BYTES", "OWNER", "LEASE_AGE_MS", "STALE", "LAST_ERROR"});
     for (JsonNode j : jobs) {
       List<String> levels = new ArrayList<>();
       j.path("namespace").forEach(l -> levels.add(l.asText()));
@@ -110,8 +111,17 @@ final class CatalogJobsCommand implements Callable<Integer> {
           j.path("id").asText(), j.path("objectType").asText(), String.join(".", levels), j.path("name").asText(),
           j.path("state").asText(), j.path("attempts").asText(), j.path("createdBy").asText(),
           Instant.ofEpochMilli(j.path("updatedAt").asLong()).toString(),
+          // progress and lease (docs/design/0445-job-progress-and-receipts.md); "≥" when sizes were unknown
+          text(j.path("phase")), j.path("filesDeleted").asText("0"),
+          (j.path("bytesLowerBound").asBoolean() ? ">=" : "") + j.path("bytesDeleted").asText("0"),
+          j.path("owner").isObject() ? j.path("owner").path("host").asText() + ":" + j.path("owner").path("pid").asText() : "",
+          text(j.path("leaseAgeMs")), j.path("stale").asBoolean() ? "stale" : "",
           j.path("lastError").isNull() ? "" : j.path("lastError").asText().replace('\n', ' ')});
     }
     TextTable.print(out, rows);
+  }
+
+  private static String text(JsonNode n) {
+    return n.isMissingNode() || n.isNull() ? "" : n.asText();
   }
 }

@@ -63,7 +63,8 @@ class CatalogJobsCommandTest {
 
     assertThat(code).isZero();
     String[] lines = out.toString().split("\n");
-    assertThat(lines[0]).startsWith("ID").contains("TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "LAST_ERROR");
+    assertThat(lines[0]).startsWith("ID").contains("TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "LAST_ERROR",
+        "PHASE", "FILES", "BYTES", "OWNER", "LEASE_AGE_MS", "STALE");
     assertThat(lines).hasSize(2);
     assertThat(lines[1]).contains("TABLE", "sales", "orders", "PENDING", "anonymous");
   }

@@ -11,6 +11,11 @@ import dev.lethe.catalog.iceberg.LetheCatalog;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobListing;
 import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupReceipt;
+import dev.lethe.catalog.jobs.FileKind;
+import dev.lethe.catalog.jobs.JobActivity;
+import dev.lethe.catalog.jobs.JobProgress;
+import dev.lethe.catalog.jobs.ListedJob;
 import dev.lethe.catalog.jobs.JobControl;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
@@ -66,6 +71,8 @@ public final class CleanupRoutes {
   /** Registers the routes. */
   public void register(RoutesConfig routes) {
     ReadRoutes.getAndHead(routes, PATH, this::list);
+    ReadRoutes.getAndHead(routes, PATH + "/{id}", this::one);
+    ReadRoutes.getAndHead(routes, PATH + "/{id}/receipt", this::receipt);
     routes.post(PATH + "/{id}/retry", ctx -> act(ctx, jobControl::retry));
     routes.post(PATH + "/{id}/run-now", ctx -> act(ctx, jobControl::runNow));
   }
@@ -83,6 +90,14 @@ public final class CleanupRoutes {
   private void act(Context ctx, Action action) {
     access.checkAdmin(AuthorizationHeader.of(ctx));
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
+    long jobId = jobId(ctx);
+    // both actions leave the job PENDING: no lease to show
+    ctx.status(200).json(view(new ListedJob(action.apply(catalog.row().catalogId(), catalog.name(), jobId), null, false),
+        true));
+  }
+
+  /** The {@code id} path part: a positive integer, else 400. */
+  private static long jobId(Context ctx) {
     String id = ctx.pathParam("id");
     long jobId = -1;
     // ASCII digits only: Long.parseLong also reads "+1" and other scripts' digits ("１")
@@ -96,7 +111,31 @@ public final class CleanupRoutes {
     if (jobId < 1) {
       throw new IllegalArgumentException("Invalid cleanup job id: expected a positive integer, got '" + id + "'");
     }
-    ctx.status(200).json(view(action.apply(catalog.row().catalogId(), catalog.name(), jobId), true));
+    return jobId;
+  }
+
+  /** One job in the listing's row shape (read access); 404 for no such job in the catalog. */
+  private void one(Context ctx) {
+    access.check(AuthorizationHeader.of(ctx), ctx.pathParam("catalog"), false);
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
+    long jobId = jobId(ctx);
+    ctx.status(200).json(view(jobsListing.job(catalog.row().catalogId(), catalog.name(), jobId), admin(ctx)));
+  }
+
+  /**
+   * The receipt of an ended job (read access; docs/design/0445-job-progress-and-receipts.md); 404
+   * when it has none (not ended, unknown, another catalog's).
+   */
+  private void receipt(Context ctx) {
+    access.check(AuthorizationHeader.of(ctx), ctx.pathParam("catalog"), false);
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
+    long jobId = jobId(ctx);
+    ctx.status(200).json(receiptView(jobsListing.receipt(catalog.row().catalogId(), catalog.name(), jobId), admin(ctx)));
+  }
+
+  /** An admin sees stored paths; anyone else through the reader's rule (docs/design/0424-what-a-reader-sees-of-paths.md). */
+  private boolean admin(Context ctx) {
+    return access.storeCaller(AuthorizationHeader.of(ctx)).map(Principal::isAdmin).orElse(true);
   }
 
   private void list(Context ctx) {
@@ -125,11 +164,11 @@ public final class CleanupRoutes {
         catalog.name(), namespace == null ? "" : namespace, objectName == null ? "" : objectName,
         state == null ? "" : state.name());
     Long before = before(ctx.queryParam("pageToken"), cursor);
-    KeysetPage<CleanupJob> jobs = jobsListing.page(catalog.row().catalogId(), namespace, objectName, state, before, limit);
+    KeysetPage<ListedJob> jobs = jobsListing.listed(catalog.row().catalogId(), namespace, objectName, state, before, limit);
     // docs/design/0424-what-a-reader-sees-of-paths.md
-    boolean admin = access.storeCaller(AuthorizationHeader.of(ctx)).map(Principal::isAdmin).orElse(true);
+    boolean admin = admin(ctx);
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (CleanupJob job : jobs.items()) {
+    for (ListedJob job : jobs.items()) {
       rows.add(view(job, admin));
     }
     Map<String, Object> body = new LinkedHashMap<>();
@@ -179,6 +218,87 @@ public final class CleanupRoutes {
     m.put("createdBy", job.createdBy());
     m.put("createdAt", job.createdAt());
     m.put("updatedAt", job.updatedAt());
+    return m;
+  }
+
+  /**
+   * A job with its progress and lease (docs/design/0445-job-progress-and-receipts.md): the row's
+   * fields, then {@code purgePath}, {@code phase} (running now), {@code purgedThrough} (last
+   * finished), files and bytes deleted so far ({@code bytesLowerBound} when some sizes are unknown),
+   * the lease's {@code owner} ({@code host}, {@code pid}; null when none), {@code leaseAgeMs} and
+   * {@code stale}.
+   */
+  static Map<String, Object> view(ListedJob listed, boolean admin) {
+    CleanupJob job = listed.job();
+    JobActivity a = job.activity();
+    Map<String, Object> m = view(job, admin);
+    m.put("purgePath", a.purgePath() == null ? null : a.purgePath().name());
+    m.put("phase", a.phase());
+    m.put("purgedThrough", job.purgedThrough() == null ? null : job.purgedThrough().name());
+    m.put("filesDeleted", a.filesDeleted());
+    m.put("bytesDeleted", a.bytesDeleted());
+    m.put("bytesLowerBound", a.bytesUnknown() > 0);
+    Map<String, Object> owner = null;
+    if (a.ownerHost() != null) {
+      owner = new LinkedHashMap<>();
+      owner.put("host", a.ownerHost());
+      owner.put("pid", a.ownerPid());
+    }
+    m.put("owner", owner);
+    m.put("firstClaimedAt", a.firstClaimedAt());
+    m.put("leaseAgeMs", listed.leaseAgeMs());
+    m.put("stale", listed.stale());
+    return m;
+  }
+
+  /**
+   * The public shape of a receipt (docs/design/0445-job-progress-and-receipts.md); sampled paths and
+   * the error as stored for an admin, through {@link LastErrorRedaction#forReader} for anyone else.
+   */
+  static Map<String, Object> receiptView(CleanupReceipt r, boolean admin) {
+    java.util.function.UnaryOperator<String> shown = text -> admin ? text
+        : LastErrorRedaction.forReader(text, r.metadataLocation());
+    JobProgress t = r.tally();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("receiptId", r.receiptId());
+    m.put("jobId", r.jobId());
+    m.put("objectType", r.objectType().name());
+    m.put("catalog", r.catalogName());
+    m.put("namespace", Arrays.asList(NamespaceNames.decode(r.namespace()).levels()));
+    m.put("name", r.objectName());
+    m.put("state", r.state().name());
+    m.put("purgePath", r.purgePath() == null ? null : r.purgePath().name());
+    m.put("createdBy", r.createdBy());
+    m.put("createdAt", r.createdAt());
+    m.put("firstClaimedAt", r.firstClaimedAt());
+    m.put("endedAt", r.endedAt());
+    m.put("durationMs", r.durationMs());
+    m.put("attempts", r.attempts());
+    m.put("filesDeleted", t.files());
+    m.put("bytesDeleted", t.bytes());
+    m.put("bytesLowerBound", t.unknownSizes() > 0);
+    Map<String, Object> deleted = new LinkedHashMap<>();
+    for (Map.Entry<FileKind, JobProgress.Count> e : t.deletedByKind().entrySet()) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("files", e.getValue().files());
+      c.put("bytes", e.getValue().bytes());
+      c.put("unknownSizes", e.getValue().unknownSizes());
+      deleted.put(e.getKey().name(), c);
+    }
+    m.put("deleted", deleted);
+    m.put("keptFiles", r.keptFiles());
+    Map<String, Object> kept = new LinkedHashMap<>();
+    t.kept().forEach((reason, sample) -> kept.put(reason.name(), sampleView(sample, shown)));
+    m.put("kept", kept);
+    m.put("leftovers", sampleView(t.leftovers(), shown));
+    m.put("lastError", r.lastError() == null ? null : shown.apply(r.lastError()));
+    return m;
+  }
+
+  private static Map<String, Object> sampleView(JobProgress.Sample s, java.util.function.UnaryOperator<String> shown) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("count", s.count());
+    m.put("sample", s.sample().stream().map(shown).toList());
     return m;
   }
 }
