@@ -22,16 +22,18 @@ import picocli.CommandLine.Option;
  * (401, 403, 404) or the server unreachable or failing; 2 a bad option or a 400 answer. One line on
  * stderr.
  *
- * <p>Its subcommands {@code retry ID} and {@code run-now ID} are an admin's actions on one job
+ * <p>Its subcommands {@code retry ID}, {@code run-now ID}, {@code abandon --reason TEXT ID} and
+ * {@code rescue ID} are an admin's actions on one job
  * ({@link CatalogJobActionCommand}).
  */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
-    subcommands = {CatalogJobActionCommand.Retry.class, CatalogJobActionCommand.RunNow.class},
+    subcommands = {CatalogJobActionCommand.Retry.class, CatalogJobActionCommand.RunNow.class,
+        CatalogJobActionCommand.Abandon.class, CatalogJobActionCommand.Rescue.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
     description = {"List the asynchronous purge (cleanup) jobs of a catalog.",
-        "Admin actions on one job: jobs retry ID, jobs run-now ID."})
+        "Admin actions on one job: jobs retry ID, jobs run-now ID, jobs abandon --reason TEXT ID, jobs rescue ID."})
 final class CatalogJobsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -47,7 +49,7 @@ final class CatalogJobsCommand implements Callable<Integer> {
   @Option(names = "--name", description = "Only this table or view name.")
   String name;
 
-  @Option(names = "--state", description = "Only this state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED.")
+  @Option(names = "--state", description = "Only this state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED, ABANDONED.")
   String state;
 
   @Option(names = "--limit", description = "Jobs per page, 1..10000 (default: the server's, 1000).")
@@ -102,7 +104,8 @@ final class CatalogJobsCommand implements Callable<Integer> {
 
   static void print(PrintWriter out, JsonNode jobs) {
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"ID", "TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "UPDATED", "LAST_ERROR"});
+    rows.add(new String[] {"ID", "TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "UPDATED", "LAST_ERROR",
+        "ENDED_BY", "ENDED", "END_REASON"});
     for (JsonNode j : jobs) {
       List<String> levels = new ArrayList<>();
       j.path("namespace").forEach(l -> levels.add(l.asText()));
@@ -110,8 +113,16 @@ final class CatalogJobsCommand implements Callable<Integer> {
           j.path("id").asText(), j.path("objectType").asText(), String.join(".", levels), j.path("name").asText(),
           j.path("state").asText(), j.path("attempts").asText(), j.path("createdBy").asText(),
           Instant.ofEpochMilli(j.path("updatedAt").asLong()).toString(),
-          j.path("lastError").isNull() ? "" : j.path("lastError").asText().replace('\n', ' ')});
+          j.path("lastError").isNull() ? "" : j.path("lastError").asText().replace('\n', ' '),
+          // an operator's abandon or rescue (docs/design/0443-abandon-and-rescue.md)
+          text(j.path("endedBy")),
+          j.path("endedAt").isNumber() ? Instant.ofEpochMilli(j.path("endedAt").asLong()).toString() : "",
+          text(j.path("endReason")).replace('\n', ' ')});
     }
     TextTable.print(out, rows);
+  }
+
+  private static String text(JsonNode node) {
+    return node.isTextual() ? node.asText() : "";
   }
 }
