@@ -65,7 +65,7 @@ final class HttpApp {
     ErrorMapper errors = new ErrorMapper(json);
     IcebergRestRoutes iceberg = new IcebergRestRoutes(components.catalogs, json, ServerComponents.CATALOG, access,
         components.drops, components.pageTokens, components.registry);
-    CleanupRoutes cleanups = new CleanupRoutes(components.catalogs, components.cleanupJobs, components.jobControl, access,
+    CleanupRoutes cleanups = new CleanupRoutes(components.catalogs, components.cleanupJobs, components.jobControl, components.jobEndings, access,
         components.pageTokens);
     SoftDeleteRoutes softDeleteRoutes = new SoftDeleteRoutes(components.catalogs, components.softDeletes, access,
         components.drops, components.pageTokens, components.purgePreviews);

@@ -87,6 +87,7 @@ final class ServerComponents implements AutoCloseable {
   final Drops drops;
   final CleanupJobListing cleanupJobs;
   final JobControl jobControl;
+  final dev.lethe.catalog.softdelete.JobEndings jobEndings;
   final dev.lethe.catalog.entity.Protections protections;
   final PageTokenKey pageTokens;
   final Readiness readiness;
@@ -165,6 +166,7 @@ final class ServerComponents implements AutoCloseable {
     drops = new Drops(purge, softDeletes);
     cleanupJobs = new CleanupJobListing(database, purgeSettings.heartbeatTimeoutMs());
     jobControl = new JobControl(database, workers::wakeUp);
+    jobEndings = new dev.lethe.catalog.softdelete.JobEndings(database, new FileIOFactory(), () -> UUID.randomUUID().toString());
     protections = new dev.lethe.catalog.entity.Protections(database, clock); // docs/design/0441-drop-protection.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)

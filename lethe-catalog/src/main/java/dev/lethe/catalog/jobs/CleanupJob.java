@@ -27,6 +27,11 @@ package dev.lethe.catalog.jobs;
  *     resumes after it (docs/design/0003-purge-sweep-and-kept-files.md §3)
  * @param nextAttemptAt for a {@code PENDING} job waiting after a failed attempt, the earliest time
  *     (ms since epoch, database clock) a worker may claim it; null when claimable at once
+ * @param endedBy the principal whose abandon or rescue ended the job, null if no operator ended it
+ *     (docs/design/0443-abandon-and-rescue.md)
+ * @param endedAt when an operator ended it, ms since epoch (database clock); null if none did
+ * @param endReason the operator's reason, at most {@link #MAX_END_REASON} characters; null if none
+ *     was given
  */
 public record CleanupJob(
     long jobId,
@@ -49,16 +54,22 @@ public record CleanupJob(
     long keptFiles,
     PurgePhase purgedThrough,
     Long nextAttemptAt,
-    JobActivity activity) {
+    JobActivity activity,
+    String endedBy,
+    Long endedAt,
+    String endReason) {
 
-  /** A job without recorded activity. */
+  /** Longest reason an operator may give, in characters (column {@code end_reason}). */
+  public static final int MAX_END_REASON = 1024;
+
+  /** A job without recorded activity that no operator ended. */
   public CleanupJob(long jobId, CleanupObjectType objectType, String metalakeName, String catalogId, String catalogName,
       String namespace, String objectName, String metadataLocation, String fileIoImpl,
       String encryptedFileIoProperties, CleanupJobState state, int attempts, String lastError, Long heartbeatAt,
       String createdBy, long createdAt, long updatedAt, long keptFiles, PurgePhase purgedThrough, Long nextAttemptAt) {
     this(jobId, objectType, metalakeName, catalogId, catalogName, namespace, objectName, metadataLocation, fileIoImpl,
         encryptedFileIoProperties, state, attempts, lastError, heartbeatAt, createdBy, createdAt, updatedAt, keptFiles,
-        purgedThrough, nextAttemptAt, JobActivity.NONE);
+        purgedThrough, nextAttemptAt, JobActivity.NONE, null, null, null);
   }
 
   /** A job that has not run yet: nothing kept, no phase finished, claimable at once. */

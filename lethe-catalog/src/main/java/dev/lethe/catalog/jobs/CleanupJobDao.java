@@ -22,7 +22,8 @@ public final class CleanupJobDao {
       "job_id, object_type, metalake_name, catalog_id, catalog_name, namespace, object_name, metadata_location, "
           + "file_io_impl, file_io_props, state, attempts, last_error, heartbeat_at, created_by, created_at, updated_at, "
           + "kept_files, purged_through, next_attempt_at, purge_path, phase, files_deleted, bytes_deleted, bytes_unknown, "
-          + "progress, progress_checkpoint, owner_host, owner_pid, first_claimed_at";
+          + "progress, progress_checkpoint, owner_host, owner_pid, first_claimed_at, "
+          + "ended_by, ended_at, end_reason";
 
   /**
    * A job any free worker may claim: pending and past its retry wait (docs/design/0050-retry-backoff.md), or running
@@ -357,7 +358,56 @@ public final class CleanupJobDao {
   }
 
   /**
-   * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}) rows last changed before
+   * An operator's abandon (docs/design/0443-abandon-and-rescue.md): a {@code FAILED} job of the
+   * catalog ends {@code ABANDONED} with who, when and why. The guard {@code state = 'FAILED'} makes it
+   * one compare-and-set.
+   *
+   * @param endedBy the admin principal's name
+   * @param reason the operator's reason, not blank, at most {@link CleanupJob#MAX_END_REASON} characters
+   * @param now ms since epoch (database clock), stored as ended and updated time
+   * @return true if this call ended the job
+   */
+  public boolean abandonFailed(String catalogId, long jobId, String endedBy, String reason, long now) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'ABANDONED', ended_by = :by, ended_at = :now, "
+            + "end_reason = :reason, updated_at = :now WHERE job_id = :id AND catalog_id = :c AND state = 'FAILED'")
+        .bind("by", endedBy)
+        .bind("reason", reason)
+        .bind("now", now)
+        .bind("id", jobId)
+        .bind("c", catalogId)
+        .execute() == 1;
+  }
+
+  /**
+   * An operator's rescue (docs/design/0443-abandon-and-rescue.md): a {@code PENDING} or {@code FAILED}
+   * job of the catalog ends {@code CANCELLED} with who, when and why, if it is still exactly as the
+   * rescue saw it when it checked the files ({@code state} and {@code updated_at} unchanged). Every claim,
+   * finished attempt and retry writes {@code updated_at}, so a worker that claimed the job since makes
+   * this update change nothing, and a claim after it finds the job not claimable.
+   *
+   * @param seen the job as read before the file check
+   * @param endedBy the admin principal's name
+   * @param reason the operator's reason, or null
+   * @param now ms since epoch (database clock), stored as ended and updated time
+   * @return true if this call cancelled the job
+   */
+  public boolean cancelUnchanged(CleanupJob seen, String endedBy, String reason, long now) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'CANCELLED', heartbeat_at = NULL, "
+            + "next_attempt_at = NULL, ended_by = :by, ended_at = :now, end_reason = :reason, updated_at = :now "
+            + "WHERE job_id = :id AND catalog_id = :c AND state IN ('PENDING', 'FAILED') AND state = :seenState "
+            + "AND updated_at = :seenUpdated")
+        .bind("by", endedBy)
+        .bind("reason", reason)
+        .bind("now", now)
+        .bind("id", seen.jobId())
+        .bind("c", seen.catalogId())
+        .bind("seenState", seen.state().name())
+        .bind("seenUpdated", seen.updatedAt())
+        .execute() == 1;
+  }
+
+  /**
+   * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}/{@code ABANDONED}) rows last changed before
    * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
    * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with
    * the record (docs/design/0202-soft-deletion.md §6).
@@ -365,7 +415,7 @@ public final class CleanupJobDao {
    * @return rows deleted
    */
   public int pruneTerminal(long before) {
-    return handle.createUpdate("DELETE FROM lethe_cleanup_job WHERE state IN ('SUCCEEDED', 'FAILED', 'CANCELLED') "
+    return handle.createUpdate("DELETE FROM lethe_cleanup_job WHERE state IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'ABANDONED') "
             + "AND updated_at < :before AND NOT EXISTS (SELECT 1 FROM lethe_entity_deletion d "
             + "WHERE d.purge_job_id = lethe_cleanup_job.job_id)")
         .bind("before", before)
@@ -398,6 +448,8 @@ public final class CleanupJobDao {
     Long heartbeat = rs.wasNull() ? null : hb;
     long na = rs.getLong("next_attempt_at");
     Long nextAttempt = rs.wasNull() ? null : na;
+    long ea = rs.getLong("ended_at");
+    Long endedAt = rs.wasNull() ? null : ea;
     return new CleanupJob(
         rs.getLong("job_id"),
         CleanupObjectType.valueOf(rs.getString("object_type")),
@@ -419,7 +471,10 @@ public final class CleanupJobDao {
         rs.getLong("kept_files"),
         rs.getString("purged_through") == null ? null : PurgePhase.valueOf(rs.getString("purged_through")),
         nextAttempt,
-        activity(rs));
+        activity(rs),
+        rs.getString("ended_by"),
+        endedAt,
+        rs.getString("end_reason"));
   };
 
   private static JobActivity activity(java.sql.ResultSet rs) throws java.sql.SQLException {

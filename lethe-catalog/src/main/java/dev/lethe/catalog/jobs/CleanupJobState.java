@@ -4,7 +4,9 @@ package dev.lethe.catalog.jobs;
  * States of a cleanup job (docs/design/0200-catalog-architecture.md "Cleanup jobs"; docs/design/0201-cleanup-jobs.md §4, §6).
  *
  * <p>{@code PENDING → RUNNING → SUCCEEDED | FAILED}; a transient failure sends a {@code RUNNING}
- * job back to {@code PENDING}. {@code CANCELLED} is reserved and never written.
+ * job back to {@code PENDING}. An operator ends a job by hand (docs/design/0443-abandon-and-rescue.md):
+ * {@code FAILED → ABANDONED} (abandon: the files were removed by hand) and {@code PENDING | FAILED →
+ * CANCELLED} (rescue: the table was put back).
  */
 public enum CleanupJobState {
   /** Waiting for a worker; blocks reuse of the name. */
@@ -15,8 +17,13 @@ public enum CleanupJobState {
   SUCCEEDED,
   /** Retries exhausted or a terminal failure; {@code last_error} says why. Terminal. */
   FAILED,
-  /** Reserved for a future cancel operation; never written today. Terminal. */
-  CANCELLED;
+  /** Cancelled by an operator's rescue: the table is back at its name, its files kept. Terminal. */
+  CANCELLED,
+  /**
+   * Given up by an operator's abandon after a {@code FAILED} run: the operator removed the leftovers
+   * by hand; the name is free. Terminal.
+   */
+  ABANDONED;
 
   /** True for {@link #PENDING} and {@link #RUNNING}: the job still owns its object's name. */
   public boolean active() {
@@ -35,6 +42,6 @@ public enum CleanupJobState {
       }
     }
     throw new IllegalArgumentException(
-        "Invalid state: " + name + " (expected PENDING, RUNNING, SUCCEEDED, FAILED or CANCELLED)");
+        "Invalid state: " + name + " (expected PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED or ABANDONED)");
   }
 }

@@ -48,7 +48,7 @@ public final class PurgeMetrics {
     Gauge.builder("lethe.purge.jobs.running", this, m -> m.snapshot().counts().get(CleanupJobState.RUNNING)).strongReference(true)
         .description("Cleanup jobs leased by a worker now, cluster-wide").register(registry);
     Gauge.builder("lethe.purge.jobs.failed", this, m -> m.snapshot().counts().get(CleanupJobState.FAILED)).strongReference(true)
-        .description("Cleanup jobs FAILED and kept for an operator to retry or cancel, cluster-wide").register(registry);
+        .description("Cleanup jobs still FAILED, kept for an operator to retry, abandon or rescue, cluster-wide").register(registry);
     Gauge.builder("lethe.purge.oldest_pending_age_ms", this, m -> m.snapshot().oldestPendingAgeMs()).strongReference(true)
         .description("Age in ms of the oldest PENDING cleanup job on the database clock; 0 when none waits")
         .register(registry);

@@ -63,6 +63,17 @@ public final class DeletionDao {
   }
 
   /**
+   * The record a cleanup job purges, row-locked until the transaction ends: an operator's abandon
+   * finalizes it, a rescue restores its table (docs/design/0443-abandon-and-rescue.md).
+   */
+  public Optional<DeletionRecord> findByPurgeJobForUpdate(long purgeJobId) {
+    return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_entity_deletion WHERE purge_job_id = :job FOR UPDATE")
+        .bind("job", purgeJobId)
+        .map(ROWS)
+        .findOne();
+  }
+
+  /**
    * The purge claim's compare-and-set {@code DELETED → PURGING}, attaching the cleanup job.
    *
    * @return true if this call moved the record (it was {@code DELETED} with no job)

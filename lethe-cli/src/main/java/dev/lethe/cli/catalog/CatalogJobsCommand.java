@@ -22,16 +22,18 @@ import picocli.CommandLine.Option;
  * (401, 403, 404) or the server unreachable or failing; 2 a bad option or a 400 answer. One line on
  * stderr.
  *
- * <p>Its subcommands {@code retry ID} and {@code run-now ID} are an admin's actions on one job
+ * <p>Its subcommands {@code retry ID}, {@code run-now ID}, {@code abandon --reason TEXT ID} and
+ * {@code rescue ID} are an admin's actions on one job
  * ({@link CatalogJobActionCommand}).
  */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
-    subcommands = {CatalogJobActionCommand.Retry.class, CatalogJobActionCommand.RunNow.class},
+    subcommands = {CatalogJobActionCommand.Retry.class, CatalogJobActionCommand.RunNow.class,
+        CatalogJobActionCommand.Abandon.class, CatalogJobActionCommand.Rescue.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
     description = {"List the asynchronous purge (cleanup) jobs of a catalog, with their phase, progress and lease.",
-        "Admin actions on one job: jobs retry ID, jobs run-now ID."})
+        "Admin actions on one job: jobs retry ID, jobs run-now ID, jobs abandon --reason TEXT ID, jobs rescue ID."})
 final class CatalogJobsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -47,7 +49,7 @@ final class CatalogJobsCommand implements Callable<Integer> {
   @Option(names = "--name", description = "Only this table or view name.")
   String name;
 
-  @Option(names = "--state", description = "Only this state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED.")
+  @Option(names = "--state", description = "Only this state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED, ABANDONED.")
   String state;
 
   @Option(names = "--limit", description = "Jobs per page, 1..10000 (default: the server's, 1000).")
@@ -103,7 +105,7 @@ final class CatalogJobsCommand implements Callable<Integer> {
   static void print(PrintWriter out, JsonNode jobs) {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"ID", "TYPE", "NAMESPACE", "NAME", "STATE", "ATTEMPTS", "CREATED_BY", "UPDATED", "PHASE",
-        "FILES", "BYTES", "OWNER", "LEASE_AGE_MS", "STALE", "LAST_ERROR"});
+        "FILES", "BYTES", "OWNER", "LEASE_AGE_MS", "STALE", "LAST_ERROR", "ENDED_BY", "ENDED", "END_REASON"});
     for (JsonNode j : jobs) {
       List<String> levels = new ArrayList<>();
       j.path("namespace").forEach(l -> levels.add(l.asText()));
@@ -116,7 +118,11 @@ final class CatalogJobsCommand implements Callable<Integer> {
           (j.path("bytesLowerBound").asBoolean() ? ">=" : "") + j.path("bytesDeleted").asText("0"),
           j.path("owner").isObject() ? j.path("owner").path("host").asText() + ":" + j.path("owner").path("pid").asText() : "",
           text(j.path("leaseAgeMs")), j.path("stale").asBoolean() ? "stale" : "",
-          j.path("lastError").isNull() ? "" : j.path("lastError").asText().replace('\n', ' ')});
+          j.path("lastError").isNull() ? "" : j.path("lastError").asText().replace('\n', ' '),
+          // an operator's abandon or rescue (docs/design/0443-abandon-and-rescue.md)
+          text(j.path("endedBy")),
+          j.path("endedAt").isNumber() ? Instant.ofEpochMilli(j.path("endedAt").asLong()).toString() : "",
+          text(j.path("endReason")).replace('\n', ' ')});
     }
     TextTable.print(out, rows);
   }

@@ -178,7 +178,15 @@ final class CatalogServer {
    * @throws Failure as {@link #ok} for any other status
    */
   Answer accepted(String method, String path) throws Failure {
-    Answer answer = send(method, path);
+    return check(send(method, path));
+  }
+
+  /** {@link #accepted} with a JSON body. */
+  Answer acceptedWith(String method, String path, String jsonBody) throws Failure {
+    return check(send(method, path, jsonBody));
+  }
+
+  private static Answer check(Answer answer) throws Failure {
     if (answer.status() != 200 && answer.status() != 202) {
       throw new Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
     }

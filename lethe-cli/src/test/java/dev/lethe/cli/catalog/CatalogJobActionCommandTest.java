@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code lethe catalog jobs retry ID} and {@code run-now ID} against a real server: a purge that
+ * {@code lethe catalog jobs retry ID}, {@code run-now ID}, {@code abandon --reason TEXT ID} and
+ * {@code rescue ID} against a real server: a purge that
  * FAILED on a spoiled metadata file is retried (exit 0, the job printed PENDING), repaired, and
  * SUCCEEDED; refusals exit 1 and bad input exits 2, each with one stderr line.
  */
@@ -70,9 +71,76 @@ class CatalogJobActionCommandTest {
   }
 
   private JsonNode job() throws Exception {
-    return JSON.readTree(send("GET", "/api/metalakes/default/catalogs/main/cleanups?name=orders", null, null).body())
+    return job("orders");
+  }
+
+  private JsonNode job(String name) throws Exception {
+    return JSON.readTree(send("GET", "/api/metalakes/default/catalogs/main/cleanups?name=" + name, null, null).body())
         .get("cleanups").get(0);
   }
+
+  /** Creates {@code sales.<name>}, spoils its metadata file, drops it with an async purge and waits until FAILED. */
+  private Path failedPurge(String name) throws Exception {
+    HttpResponse<String> created = send("POST", "/iceberg/v1/main/namespaces/sales/tables", "{\"name\":\"" + name + "\","
+        + "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,"
+        + "\"type\":\"long\"}]}}", null);
+    Path file = Path.of(URI.create(JSON.readTree(created.body()).get("metadata-location").asText()).getPath());
+    Files.writeString(file, "not json");
+    send("DELETE", "/iceberg/v1/main/namespaces/sales/tables/" + name + "?purgeRequested=true", null, "true");
+    await().atMost(Duration.ofSeconds(30)).until(() -> job(name).get("state").asText().equals("FAILED"));
+    return file;
+  }
+
+  @Test
+  void aFailedJobIsAbandonedWithItsReasonAndAnotherRescuedAfterItsFileIsRepaired() throws Exception {
+    failedPurge("orders");
+    String id = job("orders").get("id").asText();
+
+    assertThat(run("catalog", "jobs", "abandon", id, "--server", url)).isEqualTo(2);
+    assertThat(err.toString().strip()).doesNotContain("\n").contains("--reason");
+    assertThat(run("catalog", "jobs", "abandon", id, "--reason", "  ", "--server", url)).isEqualTo(2);
+    assertThat(err.toString().strip()).doesNotContain("\n").contains("Invalid --reason");
+    assertThat(run("catalog", "jobs", "abandon", id, "--reason", "x".repeat(1025), "--server", url)).isEqualTo(2);
+    assertThat(job("orders").get("state").asText()).isEqualTo("FAILED");
+
+    assertThat(run("catalog", "jobs", "abandon", id, "--reason", "removed by hand", "--server", url)).isZero();
+    assertThat(err.toString()).isEmpty();
+    String[] lines = out.toString().split("\n");
+    assertThat(lines).hasSize(2);
+    assertThat(lines[0]).startsWith("ID").contains("ENDED_BY", "ENDED", "END_REASON");
+    assertThat(lines[1]).startsWith(id).contains("orders", "ABANDONED", "anonymous", "removed by hand");
+    assertThat(run("catalog", "jobs", "--state", "abandoned", "--server", url)).isZero();
+    assertThat(out.toString()).contains("ABANDONED", "removed by hand");
+    assertThat(run("catalog", "jobs", "abandon", id, "--reason", "again", "--server", url)).isEqualTo(1);
+    assertThat(err.toString()).isEqualTo("lethe catalog jobs abandon: Cannot abandon cleanup job " + id
+        + ": it is ABANDONED; only a FAILED job can be abandoned\n");
+
+    // a purge that FAILED on its spoiled metadata file deleted nothing: once the file is repaired, the table is rescued
+    HttpResponse<String> created = send("POST", "/iceberg/v1/main/namespaces/sales/tables", "{\"name\":\"lines\","
+        + "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}", null);
+    Path file = Path.of(URI.create(JSON.readTree(created.body()).get("metadata-location").asText()).getPath());
+    byte[] good = Files.readAllBytes(file);
+    Files.writeString(file, "not json");
+    send("DELETE", "/iceberg/v1/main/namespaces/sales/tables/lines?purgeRequested=true", null, "true");
+    await().atMost(Duration.ofSeconds(30)).until(() -> job("lines").get("state").asText().equals("FAILED"));
+    String other = job("lines").get("id").asText();
+    assertThat(run("catalog", "jobs", "rescue", other, "--server", url)).isEqualTo(1);
+    assertThat(err.toString()).startsWith("lethe catalog jobs rescue: Cannot read the current metadata file of table "
+        + "sales.lines");
+    assertThat(err.toString().strip()).doesNotContain("\n");
+    assertThat(job("lines").get("state").asText()).isEqualTo("FAILED");
+
+    Files.write(file, good);
+    assertThat(run("catalog", "jobs", "rescue", other, "--reason", "dropped by mistake", "--server", url)).isZero();
+    assertThat(out.toString().split("\n")[1]).startsWith(other).contains("lines", "CANCELLED", "anonymous",
+        "dropped by mistake");
+    assertThat(send("GET", "/iceberg/v1/main/namespaces/sales/tables/lines", null, null).statusCode()).isEqualTo(200);
+    Files.delete(file);
+    assertThat(run("catalog", "jobs", "rescue", other, "--server", url)).isEqualTo(1);
+    assertThat(err.toString()).isEqualTo("lethe catalog jobs rescue: Cannot rescue cleanup job " + other
+        + ": it is CANCELLED; only a PENDING or FAILED job can be rescued\n");
+  }
+
 
   @Test
   void aFailedJobIsRetriedRepairedAndSucceedsAndRefusalsExitOneWithOneLine() throws Exception {

@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 import dev.lethe.catalog.entity.DatabaseUnavailable;
 import dev.lethe.catalog.entity.ProtectedException;
 import dev.lethe.catalog.jobs.CleanupJobStateException;
+import dev.lethe.catalog.softdelete.JobRescueRefusedException;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
@@ -143,6 +144,8 @@ public final class ErrorMapper {
       // an operator's job action in the wrong state names the state (docs/design/0440-job-control.md)
       new Row(CleanupJobStateException.class, named(409), e -> new Answer(409, "CleanupJobStateException",
           e.getMessage(), Map.of("state", ((CleanupJobStateException) e).state().name()), Log.NONE, false, 0), null),
+      // a rescue refused for the table's files or namespace (docs/design/0443-abandon-and-rescue.md)
+      catalog(JobRescueRefusedException.class, 409),
       // a drop refused by a protection names it and who set it (docs/design/0441-drop-protection.md)
       new Row(ProtectedException.class, named(409), e -> new Answer(409, "ProtectedException", e.getMessage(),
           Map.of("protection", ProtectionView.of(((ProtectedException) e).protection())), Log.NONE, false, 0), null),

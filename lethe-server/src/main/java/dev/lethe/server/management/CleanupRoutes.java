@@ -17,6 +17,11 @@ import dev.lethe.catalog.jobs.JobActivity;
 import dev.lethe.catalog.jobs.JobProgress;
 import dev.lethe.catalog.jobs.ListedJob;
 import dev.lethe.catalog.jobs.JobControl;
+import dev.lethe.catalog.softdelete.JobEndings;
+import dev.lethe.server.http.RequestBody;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
 import io.javalin.config.RoutesConfig;
@@ -40,6 +45,12 @@ import org.apache.iceberg.catalog.Namespace;
  * 200 with the job as it now is in the row shape; 400 an id that is not a positive integer, 401/403
  * not an admin, 404 unknown metalake, catalog or job, 409 the job's state does not allow it ({@code
  * state} names it); nothing changes on an error.
+ *
+ * <p>Ending a job by hand (docs/design/0443-abandon-and-rescue.md): {@code POST …/cleanups/{id}/abandon}
+ * with body {@code {"reason": "…"}} (required, at most 1024 characters; a FAILED job ends ABANDONED)
+ * and {@code POST …/cleanups/{id}/rescue} with an optional body {@code {"reason": "…"}} (a PENDING or
+ * FAILED job ends CANCELLED and its table is back); same answers, and 409 when the rescue finds a
+ * file gone or the name taken. Both record the caller as {@code endedBy}.
  */
 public final class CleanupRoutes {
   /** Path of the route. */
@@ -49,6 +60,12 @@ public final class CleanupRoutes {
   private final IcebergCatalogs catalogs;
   private final CleanupJobListing jobsListing;
   private final JobControl jobControl;
+  private final JobEndings jobEndings;
+  /** Strict: a repeated key or text after the object is a 400, as for protections. */
+  private static final com.fasterxml.jackson.databind.ObjectReader JSON = new ObjectMapper(
+      com.fasterxml.jackson.core.JsonFactory.builder()
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+      .reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private final AccessCheck access;
   private final PageTokenKey pageTokens;
 
@@ -56,12 +73,14 @@ public final class CleanupRoutes {
    * Routes over the catalogs served and their cleanup jobs; {@code access} needs read on the catalog
    * for the listing, admin for an action.
    *
-   * @param jobControl the one service the actions call
+   * @param jobControl the service retry and run-now call
+   * @param jobEndings the service abandon and rescue call
    * @param pageTokens the key listing tokens are signed with
    */
-  public CleanupRoutes(IcebergCatalogs catalogs, CleanupJobListing jobsListing, JobControl jobControl, AccessCheck access,
-      PageTokenKey pageTokens) {
+  public CleanupRoutes(IcebergCatalogs catalogs, CleanupJobListing jobsListing, JobControl jobControl,
+      JobEndings jobEndings, AccessCheck access, PageTokenKey pageTokens) {
     this.jobControl = jobControl;
+    this.jobEndings = jobEndings;
     this.pageTokens = pageTokens;
     this.catalogs = catalogs;
     this.jobsListing = jobsListing;
@@ -75,6 +94,52 @@ public final class CleanupRoutes {
     ReadRoutes.getAndHead(routes, PATH + "/{id}/receipt", this::receipt);
     routes.post(PATH + "/{id}/retry", ctx -> act(ctx, jobControl::retry));
     routes.post(PATH + "/{id}/run-now", ctx -> act(ctx, jobControl::runNow));
+    routes.post(PATH + "/{id}/abandon", ctx -> end(ctx, true));
+    routes.post(PATH + "/{id}/rescue", ctx -> end(ctx, false));
+  }
+
+  /** Abandon or rescue: as {@link #act}, then the body's reason; the caller is recorded as who ended the job. */
+  private void end(Context ctx, boolean abandon) {
+    String auth = AuthorizationHeader.of(ctx);
+    access.checkAdmin(auth);
+    LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
+    long jobId = jobId(ctx);
+    String reason = reason(ctx);
+    String by = access.principal(auth);
+    CleanupJob job = abandon ? jobEndings.abandon(catalog.row(), jobId, by, reason)
+        : jobEndings.rescue(catalog.row(), jobId, by, reason);
+    ctx.status(200).json(view(new ListedJob(job, null, false), true));
+  }
+
+  /** The {@code reason} of an optional JSON object body {@code {"reason": "…"}}; null when absent. */
+  private static String reason(Context ctx) {
+    String text = new String(RequestBody.read(ctx), java.nio.charset.StandardCharsets.UTF_8);
+    if (text.isBlank()) {
+      return null;
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(text);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Invalid body: not JSON; expected {\"reason\": \"...\"}");
+    }
+    if (body == null || !body.isObject()) {
+      throw new IllegalArgumentException("Invalid body: expected a JSON object {\"reason\": \"...\"}");
+    }
+    for (java.util.Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!f.equals("reason")) {
+        throw new IllegalArgumentException("Invalid body: unknown field '" + f + "' (expected reason)");
+      }
+    }
+    JsonNode reason = body.get("reason");
+    if (reason == null || reason.isNull()) {
+      return null;
+    }
+    if (!reason.isTextual()) {
+      throw new IllegalArgumentException("Invalid reason: expected a string");
+    }
+    return reason.asText();
   }
 
   @FunctionalInterface
@@ -218,6 +283,10 @@ public final class CleanupRoutes {
     m.put("createdBy", job.createdBy());
     m.put("createdAt", job.createdAt());
     m.put("updatedAt", job.updatedAt());
+    // an operator's abandon or rescue (docs/design/0443-abandon-and-rescue.md); null when none ended it
+    m.put("endedBy", job.endedBy());
+    m.put("endedAt", job.endedAt());
+    m.put("endReason", job.endReason());
     return m;
   }
 

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The admin job actions {@code POST …/cleanups/{id}/retry} and {@code …/run-now}
- * (docs/design/0440-job-control.md) against a real server over HTTP: a purge that FAILED on an
+ * The admin job actions {@code POST …/cleanups/{id}/retry}, {@code …/run-now}
+ * (docs/design/0440-job-control.md), {@code …/abandon} and {@code …/rescue}
+ * (docs/design/0443-abandon-and-rescue.md) against a real server over HTTP: a purge that FAILED on an
  * unreadable metadata file, repaired and retried, runs again and SUCCEEDED, releasing the name; every
  * refusal is the management {@code {code, type, message}} shape with the right status.
  */
@@ -47,7 +48,11 @@ class JobControlRoutesTest {
   }
 
   private HttpResponse<String> send(String method, String path, String token) throws Exception {
-    return http.send(method, path, null, token == null ? Map.of() : Map.of("Authorization", "Bearer " + token));
+    return send(method, path, null, token);
+  }
+
+  private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
+    return http.send(method, path, body, token == null ? Map.of() : Map.of("Authorization", "Bearer " + token));
   }
 
   private JsonNode job(String name, String token) throws Exception {
@@ -166,6 +171,110 @@ class JobControlRoutesTest {
     HttpResponse<String> runNow = send("POST", CLEANUPS + "/" + id + "/run-now", "root-token");
     assertThat(runNow.statusCode()).as(runNow.body()).isEqualTo(200);
     assertThat(runNow.body()).isEqualTo(before);
+  }
+
+  @Test
+  void aFailedJobIsAbandonedWithItsReasonKeptAndShownInTheListing() throws Exception {
+    start("1", null);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", Map.of()).statusCode())
+        .isEqualTo(200);
+    Path file = Path.of(http.createTable("db", "t", Map.of()));
+    Files.write(file, new byte[] {0x1f, (byte) 0x8b, 0, 1, 2, 'x'});
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, Map.of("X-Lethe-Async-Purge", "true"))
+        .statusCode()).isEqualTo(204);
+    await().atMost(Duration.ofSeconds(30)).until(() -> job("t", null).get("state").asText().equals("FAILED"));
+    long id = job("t", null).get("id").asLong();
+    String failed = job("t", null).toString();
+    String path = CLEANUPS + "/" + id + "/abandon";
+
+    for (String bad : new String[] {null, "", "{}", "{\"reason\":\"  \"}", "{\"reason\":null}"}) {
+      assertError(send("POST", path, bad, null), 400, "IllegalArgumentException", "Invalid reason: a reason is required");
+    }
+    assertError(send("POST", path, "{\"reason\":\"" + "x".repeat(1025) + "\"}", null), 400, "IllegalArgumentException",
+        "Invalid reason: 1025 characters, at most 1024");
+    assertError(send("POST", path, "{\"reason\":7}", null), 400, "IllegalArgumentException", "Invalid reason: expected a string");
+    assertError(send("POST", path, "{\"why\":\"x\"}", null), 400, "IllegalArgumentException", "unknown field 'why'");
+    assertError(send("POST", path, "not json", null), 400, "IllegalArgumentException", "Invalid body: not JSON");
+    assertThat(job("t", null).toString()).as("refusals changed nothing").isEqualTo(failed);
+
+    HttpResponse<String> abandoned = send("POST", path, "{\"reason\":\"removed the leftovers by hand\"}", null);
+
+    assertThat(abandoned.statusCode()).as(abandoned.body()).isEqualTo(200);
+    JsonNode answered = json(abandoned);
+    assertThat(answered.fieldNames()).toIterable().containsExactlyElementsOf(ServerHttp.JSON.readTree(failed)::fieldNames);
+    assertThat(answered.get("state").asText()).isEqualTo("ABANDONED");
+    assertThat(answered.get("endedBy").asText()).isEqualTo("anonymous");
+    assertThat(answered.get("endReason").asText()).isEqualTo("removed the leftovers by hand");
+    assertThat(answered.get("endedAt").asLong()).isPositive();
+    assertThat(job("t", null)).isEqualTo(answered);
+    assertError(send("POST", path, "{\"reason\":\"again\"}", null), 409, "CleanupJobStateException",
+        "Cannot abandon cleanup job " + id + ": it is ABANDONED; only a FAILED job can be abandoned");
+    assertError(send("POST", CLEANUPS + "/" + id + "/retry", null), 409, "CleanupJobStateException", "it is ABANDONED");
+    assertError(send("POST", CLEANUPS + "/" + id + "/rescue", null), 409, "CleanupJobStateException", "it is ABANDONED");
+    assertThat(json(send("GET", CLEANUPS + "?state=abandoned", null)).get("cleanups")).hasSize(1);
+  }
+
+  @Test
+  void aPendingJobIsRescuedByAnAdminOnlyAndTheTableIsBack() throws Exception {
+    Path auth = dir.resolve("auth.yaml");
+    Files.writeString(auth, "principals:\n"
+        + principal("reader", "reader-token", "[main]", "[]")
+        + principal("writer", "writer-token", "[main]", "[main]")
+        + principal("root", "root-token", "[\"*\"]", "[\"*\"]"));
+    start("0", auth); // no worker: the job stays PENDING
+    Map<String, String> root = Map.of("Authorization", "Bearer root-token");
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", root).statusCode())
+        .isEqualTo(200);
+    http.createTable("db", "t", root);
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null,
+        Map.of("X-Lethe-Async-Purge", "true", "Authorization", "Bearer writer-token")).statusCode()).isEqualTo(204);
+    long id = job("t", "root-token").get("id").asLong();
+    String before = job("t", "root-token").toString();
+
+    for (String action : new String[] {"abandon", "rescue"}) {
+      String path = CLEANUPS + "/" + id + "/" + action;
+      String body = "{\"reason\":\"r\"}";
+      assertError(send("POST", path, body, null), 401, "NotAuthorizedException", "Authorization");
+      assertError(send("POST", path, body, "reader-token"), 403, "ForbiddenException", "not an admin");
+      assertError(send("POST", path, body, "writer-token"), 403, "ForbiddenException", "not an admin");
+      assertError(send("POST", CLEANUPS + "/" + (id + 1000) + "/" + action, body, "root-token"), 404,
+          "NoSuchCleanupJobException", "Cleanup job does not exist in catalog main: " + (id + 1000));
+      assertError(send("POST", CLEANUPS + "/abc/" + action, body, "root-token"), 400, "IllegalArgumentException",
+          "Invalid cleanup job id: expected a positive integer, got 'abc'");
+    }
+    assertError(send("POST", CLEANUPS + "/" + id + "/abandon", "{\"reason\":\"r\"}", "root-token"), 409,
+        "CleanupJobStateException", "it is PENDING; only a FAILED job can be abandoned");
+    assertThat(job("t", "root-token").toString()).as("refusals changed nothing").isEqualTo(before);
+    assertThat(http.send("GET", NS + "/tables/t", null, root).statusCode()).isEqualTo(404);
+
+    HttpResponse<String> rescued = send("POST", CLEANUPS + "/" + id + "/rescue", null, "root-token");
+
+    assertThat(rescued.statusCode()).as(rescued.body()).isEqualTo(200);
+    assertThat(json(rescued).get("state").asText()).isEqualTo("CANCELLED");
+    assertThat(json(rescued).get("endedBy").asText()).isEqualTo("root");
+    assertThat(json(rescued).get("endReason").isNull()).isTrue();
+    assertThat(http.send("GET", NS + "/tables/t", null, root).statusCode()).isEqualTo(200);
+    HttpResponse<String> again = send("POST", CLEANUPS + "/" + id + "/rescue", "{\"reason\":\"twice\"}", "root-token");
+    assertError(again, 409, "CleanupJobStateException", "Cannot rescue cleanup job " + id + ": it is CANCELLED");
+    assertThat(json(again).get("state").asText()).isEqualTo("CANCELLED");
+  }
+
+  @Test
+  void aRescueOfAJobWhoseFilesAreGoneIsAConflictThatChangesNothing() throws Exception {
+    start("0", null);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", Map.of()).statusCode())
+        .isEqualTo(200);
+    Path file = Path.of(http.createTable("db", "t", Map.of()));
+    assertThat(http.send("DELETE", NS + "/tables/t?purgeRequested=true", null, Map.of("X-Lethe-Async-Purge", "true"))
+        .statusCode()).isEqualTo(204);
+    long id = job("t", null).get("id").asLong();
+    String before = job("t", null).toString();
+    Files.delete(file);
+
+    assertError(send("POST", CLEANUPS + "/" + id + "/rescue", null), 409, "JobRescueRefusedException",
+        "Cannot rescue cleanup job " + id + " (table db.t): its current metadata file");
+    assertThat(job("t", null).toString()).isEqualTo(before);
+    assertThat(http.send("GET", NS + "/tables/t", null, Map.of()).statusCode()).isEqualTo(404);
   }
 
   private static String principal(String name, String token, String read, String write) {
