@@ -3,6 +3,8 @@ package dev.lethe.catalog.entity;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
@@ -29,10 +31,11 @@ public final class Protections {
    * @param namespace stored namespace name (levels joined by U+001F), not empty
    * @param name the entry's name; {@code ""} for a namespace
    * @param reason why; not null, at most 1024 characters
-   * @return the protection as stored
+   * @return the protection as stored, and whether the object it names exists now (looked up in the
+   *     same transaction, read-only: a protection may name an object not created yet)
    * @throws IllegalArgumentException on an empty namespace, a missing or extra name, or a reason too long
    */
-  public ProtectionDao.Protection protect(String catalogId, ProtectionDao.Kind kind, String namespace, String name,
+  public Protected protect(String catalogId, ProtectionDao.Kind kind, String namespace, String name,
       String setBy, String reason) {
     validate(kind, namespace, name);
     if (reason.length() > 1024) {
@@ -43,13 +46,29 @@ public final class Protections {
     // key violation (or deadlock) is a lost race, and a second transaction updates the winner's row
     for (int attempt = 1; ; attempt++) {
       try {
-        return database.jdbi().inTransaction(h -> new ProtectionDao(h).put(catalogId, p));
+        return database.jdbi().inTransaction(h -> new Protected(new ProtectionDao(h).put(catalogId, p),
+            exists(h, catalogId, kind, namespace, name)));
       } catch (UnableToExecuteStatementException e) {
         if (attempt >= 5 || !lostRace(e)) {
           throw e;
         }
       }
     }
+  }
+
+  /**
+   * A protection as stored, and whether its object existed when it was set (a live table, a view, a
+   * namespace of that name; docs/design/0441-drop-protection.md "Exact names").
+   */
+  public record Protected(ProtectionDao.Protection protection, boolean exists) {}
+
+  private static boolean exists(Handle h, String catalogId, ProtectionDao.Kind kind, String namespace, String name) {
+    Optional<NamespaceRow> ns = new NamespaceDao(h).find(catalogId, namespace);
+    return switch (kind) {
+      case NAMESPACE -> ns.isPresent();
+      case TABLE -> ns.flatMap(n -> new TableDao(h).find(n.namespaceId(), name)).isPresent();
+      case VIEW -> ns.flatMap(n -> new ViewDao(h).find(n.namespaceId(), name)).isPresent();
+    };
   }
 
   private static boolean lostRace(Throwable e) {

@@ -258,7 +258,7 @@ class ProtectionCatalogTest extends SoftDeleteFixture {
           String by = "admin" + t;
           results.add(pool.submit(() -> {
             start.await();
-            return protections.protect(row.catalogId(), Kind.TABLE, "db", name, by, "");
+            return protections.protect(row.catalogId(), Kind.TABLE, "db", name, by, "").protection();
           }));
         }
         for (java.util.concurrent.Future<Protection> r : results) {

@@ -43,7 +43,7 @@ final class CatalogJobsCommand implements Callable<Integer> {
       description = "Catalog (default: ${DEFAULT-VALUE}).")
   String catalog;
 
-  @Option(names = "--namespace", description = "Only this namespace (levels separated by dots).")
+  @Option(names = "--namespace", description = "Only this namespace (levels separated by dots, or a JSON array of them: '[\"x.y\"]').")
   String namespace;
 
   @Option(names = "--name", description = "Only this table or view name.")
@@ -110,7 +110,7 @@ final class CatalogJobsCommand implements Callable<Integer> {
       List<String> levels = new ArrayList<>();
       j.path("namespace").forEach(l -> levels.add(l.asText()));
       rows.add(new String[] {
-          j.path("id").asText(), j.path("objectType").asText(), String.join(".", levels), j.path("name").asText(),
+          j.path("id").asText(), j.path("objectType").asText(), CatalogServer.spell(levels), j.path("name").asText(),
           j.path("state").asText(), j.path("attempts").asText(), j.path("createdBy").asText(),
           Instant.ofEpochMilli(j.path("updatedAt").asLong()).toString(),
           // progress and lease (docs/design/0445-job-progress-and-receipts.md); "≥" when sizes were unknown

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -22,7 +21,8 @@ import picocli.CommandLine.Parameters;
  * protection over {@code …/catalogs/{c}/protections} of a running server
  * (docs/design/0441-drop-protection.md; docs/catalog.md "Protection"). {@code KIND} is {@code
  * table}, {@code view} or {@code namespace}; {@code NAME} is dotted ({@code sales.orders}; for a
- * namespace, its levels). Exit codes as every {@code lethe catalog} command: 0 done; 1 refused
+ * namespace, its levels) or a JSON array of the levels ({@code ["x.y","t"]}), the exact spelling when
+ * a level contains a dot; {@code protect} warns on stderr when the object does not exist now. Exit codes as every {@code lethe catalog} command: 0 done; 1 refused
  * (401, 403, 404) or the server unreachable or failing; 2 a bad argument or a 400 answer.
  */
 final class CatalogProtectionCommands {
@@ -43,7 +43,8 @@ final class CatalogProtectionCommands {
     @Parameters(index = "0", paramLabel = "KIND", description = "table, view or namespace.")
     String kind;
 
-    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table or view), sales (a namespace).")
+    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table or view), sales (a "
+        + "namespace); or a JSON array of the levels, exact when a level contains a dot: '[\"x.y\",\"t\"]'.")
     String name;
 
     List<String> namespace;
@@ -55,10 +56,16 @@ final class CatalogProtectionCommands {
       if (!List.of("table", "view", "namespace").contains(kind)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "Invalid KIND: expected table, view or namespace, got " + kind);
       }
-      List<String> levels = Arrays.asList(name.split("\\.", -1));
+      List<String> levels;
+      try {
+        levels = CatalogServer.levels(name);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: " + e.getMessage());
+      }
       if (levels.stream().anyMatch(String::isEmpty) || (!kind.equals("namespace") && levels.size() < 2)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: expected "
-            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME") + ", got '" + name + "'");
+            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME")
+            + " or a JSON array of the levels, got '" + name + "'");
       }
       namespace = kind.equals("namespace") ? levels : levels.subList(0, levels.size() - 1);
       entry = kind.equals("namespace") ? null : levels.get(levels.size() - 1);
@@ -101,6 +108,14 @@ final class CatalogProtectionCommands {
       PrintWriter out = spec.commandLine().getOut();
       print(out, JSON.createArrayNode().add(answer.body()));
       out.flush();
+      if (answer.body().path("exists").isBoolean() && !answer.body().path("exists").asBoolean()) {
+        // a typo, or a dotted NAME whose real namespace level contains a dot (docs/design/0441 "Exact names")
+        ArrayNode levels = JSON.createArrayNode();
+        namespace.forEach(levels::add);
+        spec.commandLine().getErr().println("lethe catalog protect: warning: no " + kind + " " + name
+            + " exists now (namespace " + levels + "); the protection covers it if it is created");
+        spec.commandLine().getErr().flush();
+      }
       return 0;
     }
   }
@@ -114,7 +129,7 @@ final class CatalogProtectionCommands {
     @Override
     public Integer call() {
       resolve();
-      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(String.join(".", namespace))
+      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(JSON.valueToTree(namespace).toString())
           + (entry == null ? "" : "&name=" + CatalogServer.encode(entry));
       try {
         CatalogServer.Answer answer = server.send("DELETE", server.catalogPath(catalog) + "/protections" + query);
@@ -168,7 +183,7 @@ final class CatalogProtectionCommands {
       if (!p.path("name").isNull() && !p.path("name").isMissingNode()) {
         levels.add(p.path("name").asText());
       }
-      rows.add(new String[] {p.path("kind").asText(), String.join(".", levels), p.path("setBy").asText(),
+      rows.add(new String[] {p.path("kind").asText(), CatalogServer.spell(levels), p.path("setBy").asText(),
           Instant.ofEpochMilli(p.path("setAt").asLong()).toString(), p.path("reason").asText().replace('\n', ' ')});
     }
     TextTable.print(out, rows);

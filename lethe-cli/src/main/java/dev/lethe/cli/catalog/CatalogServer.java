@@ -1,7 +1,12 @@
 package dev.lethe.cli.catalog;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.store.remote.BearerToken;
 import java.io.IOException;
@@ -12,7 +17,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.iceberg.catalog.Namespace;
 import picocli.CommandLine;
@@ -25,6 +32,9 @@ import picocli.CommandLine.Option;
  */
 final class CatalogServer {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectReader STRICT_JSON = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   @Option(names = "--server", defaultValue = "http://127.0.0.1:9001", description = "Server base URL (default: ${DEFAULT-VALUE}).")
   String server;
@@ -202,9 +212,57 @@ final class CatalogServer {
    *     control character, longer than 255 characters), before any request
    */
   static String schemaSegment(String dotted) {
-    Namespace namespace = Namespace.of(dotted.split("\\.", -1));
+    Namespace namespace = Namespace.of(levels(dotted).toArray(new String[0]));
     EntityNames.checkNamespace(namespace);
     return Arrays.stream(namespace.levels()).map(CatalogServer::encode).collect(Collectors.joining("%1F"));
+  }
+
+  /**
+   * The levels of a name given on the command line: a JSON array of strings ({@code ["a.b","t"]},
+   * the exact spelling, since a level may contain a dot), else the parts between dots
+   * (docs/design/0441-drop-protection.md "Exact names").
+   *
+   * @throws IllegalArgumentException for a spelling starting with {@code [} that is not a non-empty
+   *     JSON array of strings
+   */
+  static List<String> levels(String spelling) {
+    if (!spelling.startsWith("[")) {
+      return Arrays.asList(spelling.split("\\.", -1));
+    }
+    JsonNode array;
+    try {
+      array = STRICT_JSON.readTree(spelling);
+    } catch (IOException e) {
+      array = null;
+    }
+    List<String> levels = new ArrayList<>();
+    if (array != null && array.isArray()) {
+      for (JsonNode level : array) {
+        if (!level.isTextual()) {
+          levels = null;
+          break;
+        }
+        levels.add(level.asText());
+      }
+    }
+    if (levels == null || levels.isEmpty()) {
+      throw new IllegalArgumentException("expected levels separated by dots, or a non-empty JSON array of strings "
+          + "such as '[\"a.b\",\"t\"]', got '" + spelling + "'");
+    }
+    return levels;
+  }
+
+  /**
+   * The name's levels as a reader can type them back: joined by dots, or as a JSON array when a
+   * level contains a dot (so {@code ["a.b","t"]} and {@code a.b.t} never print alike).
+   */
+  static String spell(List<String> levels) {
+    if (levels.stream().noneMatch(l -> l.contains("."))) {
+      return String.join(".", levels);
+    }
+    ArrayNode array = JSON.createArrayNode();
+    levels.forEach(array::add);
+    return array.toString();
   }
 
   /** One path segment or query value, URL-encoded ({@code %20} for a space). */

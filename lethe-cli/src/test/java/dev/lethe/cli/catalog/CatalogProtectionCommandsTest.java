@@ -61,8 +61,12 @@ class CatalogProtectionCommandsTest {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
+    return sendAs(ADMIN, method, path, body);
+  }
+
+  private HttpResponse<String> sendAs(String token, String method, String path, String body) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + path))
-        .header("Authorization", "Bearer " + ADMIN)
+        .header("Authorization", "Bearer " + token)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
         .build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -109,5 +113,39 @@ class CatalogProtectionCommandsTest {
 
     assertThat(run(ADMIN, "protect", "namespace", "sales")).as(err.toString()).isZero();
     assertThat(send("DELETE", "/iceberg/v1/main/namespaces/sales", null).statusCode()).isEqualTo(409);
+  }
+
+  /**
+   * A namespace level may contain a dot (docs/design/0441 "Exact names"): the JSON-array NAME
+   * protects ["x.y"].t exactly, the dotted NAME names ["x","y"].t and warns that no such table
+   * exists, and the listing prints the dotted level as a JSON array.
+   */
+  @Test
+  void aJsonArrayNameProtectsADottedLevelAndADottedNameWarns() throws Exception {
+    assertThat(send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"x.y\"]}").statusCode()).isEqualTo(200);
+    assertThat(send("POST", "/iceberg/v1/main/namespaces/x.y/tables", "{\"name\":\"t\","
+        + "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}").statusCode()).isEqualTo(200);
+
+    assertThat(run(ADMIN, "protect", "table", "x.y.t")).as(err.toString()).isZero();
+    assertThat(err.toString().strip()).isEqualTo("lethe catalog protect: warning: no table x.y.t exists now "
+        + "(namespace [\"x\",\"y\"]); the protection covers it if it is created");
+    assertThat(sendAs(WRITER, "DELETE", "/iceberg/v1/main/namespaces/x.y/tables/t", null).statusCode())
+        .as("the dotted NAME protected another table").isEqualTo(204);
+    assertThat(send("POST", "/iceberg/v1/main/namespaces/x.y/tables", "{\"name\":\"t\","
+        + "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}").statusCode()).isEqualTo(200);
+
+    assertThat(run(ADMIN, "protect", "table", "[\"x.y\",\"t\"]", "--reason", "exact")).as(err.toString()).isZero();
+    assertThat(err.toString()).isEmpty();
+    HttpResponse<String> drop = sendAs(WRITER, "DELETE", "/iceberg/v1/main/namespaces/x.y/tables/t", null);
+    assertThat(drop.statusCode()).as(drop.body()).isEqualTo(409);
+
+    assertThat(run(ADMIN, "protections")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("[\"x.y\",\"t\"]").contains("x.y.t");
+    assertThat(run(ADMIN, "protect", "table", "[\"x.y\",")).isEqualTo(2);
+    assertThat(run(ADMIN, "protect", "table", "[\"x.y\"]")).isEqualTo(2);
+
+    assertThat(run(ADMIN, "unprotect", "table", "[\"x.y\",\"t\"]")).as(err.toString()).isZero();
+    assertThat(sendAs(WRITER, "DELETE", "/iceberg/v1/main/namespaces/x.y/tables/t", null).statusCode()).isEqualTo(204);
+    assertThat(run(ADMIN, "unprotect", "table", "x.y.t")).as(err.toString()).isZero();
   }
 }

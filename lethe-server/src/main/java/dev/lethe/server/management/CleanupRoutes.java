@@ -6,8 +6,16 @@ import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
+import dev.lethe.catalog.iceberg.WellFormedText;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobListing;
 import dev.lethe.catalog.jobs.CleanupJobState;
@@ -26,6 +34,7 @@ import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -56,6 +65,9 @@ public final class CleanupRoutes {
   /** Path of the route. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/cleanups";
   private static final int DEFAULT_LIMIT = 1000;
+  private static final ObjectReader STRICT_JSON = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final IcebergCatalogs catalogs;
   private final CleanupJobListing jobsListing;
@@ -256,10 +268,49 @@ public final class CleanupRoutes {
     }
   }
 
-  /** Levels separated by U+001F (as in Iceberg REST paths) or, if there is none, by dots. */
+  /**
+   * A {@code namespace} query parameter: a JSON array of the levels ({@code ["a.b","c"]}, the one
+   * exact spelling, since a level may contain a dot), else levels separated by U+001F (as in Iceberg
+   * REST paths), else by dots (docs/design/0441-drop-protection.md "Exact names").
+   *
+   * @throws IllegalArgumentException (400) for a parameter starting with {@code [} that is not a
+   *     non-empty JSON array of names an entry can have
+   */
   static Namespace parseNamespace(String param) {
+    if (param.startsWith("[")) {
+      return jsonNamespace(param);
+    }
     String sep = param.contains(NamespaceNames.SEPARATOR) ? NamespaceNames.SEPARATOR : "\\.";
     return Namespace.of(param.split(sep, -1));
+  }
+
+  private static Namespace jsonNamespace(String param) {
+    JsonNode array;
+    try {
+      array = STRICT_JSON.readTree(param);
+    } catch (IOException e) {
+      array = null;
+    }
+    List<String> levels = new ArrayList<>();
+    if (array != null && array.isArray()) {
+      for (JsonNode level : array) {
+        if (!level.isTextual()) {
+          levels = null;
+          break;
+        }
+        levels.add(level.asText());
+      }
+    }
+    if (levels == null || levels.isEmpty()) {
+      throw new IllegalArgumentException("Invalid namespace parameter: expected levels separated by dots, or a "
+          + "non-empty JSON array of strings such as [\"a.b\",\"c\"]");
+    }
+    Namespace namespace = Namespace.of(levels.toArray(new String[0]));
+    for (String level : levels) {
+      WellFormedText.check("namespace", level);
+    }
+    EntityNames.checkNamespace(namespace);
+    return namespace;
   }
 
   /**

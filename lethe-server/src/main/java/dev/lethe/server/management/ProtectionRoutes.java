@@ -38,9 +38,11 @@ import org.apache.iceberg.catalog.Namespace;
  *       {"protections": [protection…]}}, each in the {@link ProtectionView} shape.
  *   <li>{@code PUT …/protections} (admin), body {@code {"kind": "table|view|namespace", "namespace":
  *       ["a", …], "name": "t" (not for a namespace), "reason": "…" (optional)}}: 200 with the
- *       protection as stored (setting it again replaces setter, time and reason).
- *   <li>{@code DELETE …/protections?kind=&namespace=&name=} (admin; {@code namespace} levels joined
- *       by U+001F or '.'): 204, or 404 when there was no such protection.
+ *       protection as stored (setting it again replaces setter, time and reason) and {@code
+ *       "exists": true|false}, whether the object it names exists now.
+ *   <li>{@code DELETE …/protections?kind=&namespace=&name=} (admin; {@code namespace} a JSON array
+ *       of the levels, the exact spelling, or levels joined by U+001F or '.'): 204, or 404 when there
+ *       was no such protection.
  * </ul>
  *
  * 400 a malformed body or parameter, 401/403 not allowed, 404 unknown metalake or catalog. The
@@ -127,10 +129,12 @@ public final class ProtectionRoutes {
         throw new IllegalArgumentException("Invalid protection: reason contains U+0000");
       }
     }
-    ProtectionDao.Protection p = protections.protect(catalog.row().catalogId(), kind,
+    Protections.Protected p = protections.protect(catalog.row().catalogId(), kind,
         String.join(NamespaceNames.SEPARATOR, levels), name == null ? "" : name, access.principal(auth),
         reason == null ? "" : reason);
-    ctx.status(200).json(ProtectionView.of(p));
+    Map<String, Object> answer = ProtectionView.of(p.protection());
+    answer.put("exists", p.exists());
+    ctx.status(200).json(answer);
   }
 
   private void unprotect(Context ctx) {

@@ -177,4 +177,50 @@ class ProtectionRoutesTest {
     assertThat(http.send("DELETE", PROTECTIONS + "?kind=namespace&namespace=db", null, ROOT).statusCode()).isEqualTo(204);
     assertThat(http.send("DELETE", NS + "/tables/later", null, WRITER).statusCode()).isEqualTo(204);
   }
+
+  /**
+   * A namespace level may contain a dot (docs/design/0441 "Exact names"): the JSON-array spelling of
+   * the namespace parameter names it exactly, the dot spelling names other levels (404 as before), a
+   * malformed array is 400, and the PUT answer says whether the object exists.
+   */
+  @Test
+  void aDottedLevelIsNamedExactlyByTheJsonSpelling() throws Exception {
+    start(false);
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"a.b\"]}", ROOT).statusCode())
+        .isEqualTo(200);
+    http.createTable("a.b", "t", ROOT);
+    HttpResponse<String> set = protect("{\"kind\":\"table\",\"namespace\":[\"a.b\"],\"name\":\"t\"}", ROOT);
+    assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+    assertThat(json(set).get("exists").asBoolean()).as(set.body()).isTrue();
+    HttpResponse<String> typo = protect("{\"kind\":\"table\",\"namespace\":[\"a\",\"b\"],\"name\":\"t\"}", ROOT);
+    assertThat(typo.statusCode()).as(typo.body()).isEqualTo(200);
+    assertThat(json(typo).get("exists").asBoolean()).as(typo.body()).isFalse();
+    HttpResponse<String> namespace = protect("{\"kind\":\"namespace\",\"namespace\":[\"a.b\"]}", ROOT);
+    assertThat(json(namespace).get("exists").asBoolean()).as(namespace.body()).isTrue();
+    assertThat(http.send("DELETE", PROTECTIONS + "?kind=namespace&namespace=%5B%22a.b%22%5D", null, ROOT).statusCode())
+        .isEqualTo(204);
+
+    assertRefused(http.send("DELETE", "/iceberg/v1/main/namespaces/a.b/tables/t", null, WRITER));
+    for (String bad : new String[] {"%5B", "%5B%5D", "%5B1%5D", "%5B%22a.b%22%5Dx", "%5B%22%22%5D", "%5B%22a%00%22%5D",
+        "%5B%22..%22%5D", "%5Bnull%5D"}) {
+      HttpResponse<String> r = http.send("DELETE", PROTECTIONS + "?kind=table&name=t&namespace=" + bad, null, ROOT);
+      assertThat(r.statusCode()).as(bad + " -> " + r.body()).isEqualTo(400);
+      assertThat(json(r).get("code").asInt()).isEqualTo(400);
+      assertThat(json(r).get("type").asText()).isEqualTo("IllegalArgumentException");
+      assertThat(json(r).get("message").asText()).isNotEmpty();
+    }
+    HttpResponse<String> cleanups = http.send("GET", "/api/metalakes/default/catalogs/main/cleanups?namespace=%5B%22a.b%22%5D",
+        null, ROOT);
+    assertThat(cleanups.statusCode()).as(cleanups.body()).isEqualTo(200);
+    assertThat(http.send("GET", "/api/metalakes/default/catalogs/main/cleanups?namespace=%5B", null, ROOT).statusCode())
+        .isEqualTo(400);
+
+    // the dot spelling names ["a","b"] (the typo's protection), never ["a.b"]
+    assertThat(http.send("DELETE", PROTECTIONS + "?kind=table&namespace=a.b&name=t", null, ROOT).statusCode()).isEqualTo(204);
+    assertThat(http.send("DELETE", PROTECTIONS + "?kind=table&namespace=a.b&name=t", null, ROOT).statusCode()).isEqualTo(404);
+    assertRefused(http.send("DELETE", "/iceberg/v1/main/namespaces/a.b/tables/t", null, WRITER));
+    assertThat(http.send("DELETE", PROTECTIONS + "?kind=table&namespace=%5B%22a.b%22%5D&name=t", null, ROOT).statusCode())
+        .isEqualTo(204);
+    assertThat(http.send("DELETE", "/iceberg/v1/main/namespaces/a.b/tables/t", null, WRITER).statusCode()).isEqualTo(204);
+  }
 }
