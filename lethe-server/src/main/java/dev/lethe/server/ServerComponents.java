@@ -86,6 +86,7 @@ final class ServerComponents implements AutoCloseable {
   final CleanupJobListing cleanupJobs;
   final JobControl jobControl;
   final dev.lethe.catalog.entity.Protections protections;
+  final dev.lethe.catalog.jobs.Holds holds;
   final PageTokenKey pageTokens;
   final Readiness readiness;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -163,6 +164,7 @@ final class ServerComponents implements AutoCloseable {
     cleanupJobs = new CleanupJobListing(database);
     jobControl = new JobControl(database, workers::wakeUp);
     protections = new dev.lethe.catalog.entity.Protections(database, clock); // docs/design/0441-drop-protection.md
+    holds = new dev.lethe.catalog.jobs.Holds(database, () -> UUID.randomUUID().toString(), workers::wakeUp); // docs/design/0444-legal-holds.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)
     pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)

@@ -1,6 +1,8 @@
 package dev.lethe.catalog.softdelete;
 
+import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.KeysetPage;
+import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.jobs.CleanupJobState;
 import java.util.List;
 import java.util.Optional;
@@ -109,9 +111,14 @@ public final class DeletionDao {
    * @param limit most ids returned, at least 1
    */
   public List<String> expiredIds(long now, int limit) {
-    Query q = handle.createQuery("SELECT deletion_id FROM lethe_entity_deletion WHERE state = 'DELETED' "
-            + "AND purge_job_id IS NULL AND retention_expires_at <= :now ORDER BY retention_expires_at, deletion_id")
-        .bind("now", now);
+    // held tables are left out, so they never fill a batch and starve the others (docs/design/0444-legal-holds.md)
+    Query q = handle.createQuery("SELECT d.deletion_id FROM lethe_entity_deletion d LEFT JOIN lethe_table t "
+            + "ON t.table_id = d.entity_id WHERE d.state = 'DELETED' AND d.purge_job_id IS NULL "
+            + "AND d.retention_expires_at <= :now AND (t.table_id IS NULL OR " + HoldDao.notHeldSql() + ") "
+            + "ORDER BY d.retention_expires_at, d.deletion_id")
+        .bind("now", now)
+        .bind("holdNow", now)
+        .bind("holdSep", NamespaceNames.SEPARATOR);
     q.setMaxRows(limit);
     return q.mapTo(String.class).list();
   }
