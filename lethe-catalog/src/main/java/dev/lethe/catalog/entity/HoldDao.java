@@ -171,20 +171,6 @@ public final class HoldDao {
     }
   }
 
-  /**
-   * A SQL condition, true for a {@code lethe_table} row aliased {@code t} that no hold covers at
-   * {@code :holdNow}, with {@code :holdSep} bound to {@link NamespaceNames#SEPARATOR}: the pre-filter of the expiry's candidates (each is checked again by {@link
-   * #covering} under its locks). Same rule as {@link Hold#covers}.
-   */
-  public static String notHeldSql() {
-    return "NOT EXISTS (SELECT 1 FROM lethe_hold h JOIN lethe_namespace hn ON hn.catalog_id = h.catalog_id "
-        + "WHERE hn.namespace_id = t.namespace_id AND h.released_at IS NULL "
-        + "AND (h.expires_at IS NULL OR h.expires_at > :holdNow) "
-        + "AND ((h.kind = 'TABLE' AND h.namespace = hn.name AND h.name = t.name) "
-        + "OR (h.kind = 'NAMESPACE' AND (hn.name = h.namespace "
-        + "OR SUBSTRING(hn.name, 1, CHAR_LENGTH(h.namespace) + 1) = CONCAT(h.namespace, :holdSep)))))";
-  }
-
   static String key(Kind kind, String namespace, String name) {
     try {
       byte[] d = MessageDigest.getInstance("SHA-256").digest(
