@@ -71,6 +71,8 @@ final class HttpApp {
         components.drops, components.pageTokens, components.purgePreviews);
     dev.lethe.server.management.ProtectionRoutes protectionRoutes =
         new dev.lethe.server.management.ProtectionRoutes(components.catalogs, components.protections, access);
+    dev.lethe.server.management.HoldRoutes holdRoutes =
+        new dev.lethe.server.management.HoldRoutes(components.catalogs, components.holds, access);
     StoreService storeService = new StoreService(components.store, access);
     StoreMetrics storeMetrics = new StoreMetrics(components.registry);
     StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens, storeMetrics);
@@ -157,6 +159,7 @@ final class HttpApp {
       cleanups.register(c.routes);
       softDeleteRoutes.register(c.routes);
       protectionRoutes.register(c.routes);
+      holdRoutes.register(c.routes);
       storeRoutes.register(c.routes);
       boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
       ReadRoutes.getAndHead(c.routes, "/metrics", ctx -> {

@@ -89,6 +89,7 @@ final class ServerComponents implements AutoCloseable {
   final JobControl jobControl;
   final dev.lethe.catalog.softdelete.JobEndings jobEndings;
   final dev.lethe.catalog.entity.Protections protections;
+  final dev.lethe.catalog.jobs.Holds holds;
   final PageTokenKey pageTokens;
   final Readiness readiness;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -168,6 +169,7 @@ final class ServerComponents implements AutoCloseable {
     jobControl = new JobControl(database, workers::wakeUp);
     jobEndings = new dev.lethe.catalog.softdelete.JobEndings(database, new FileIOFactory(), () -> UUID.randomUUID().toString());
     protections = new dev.lethe.catalog.entity.Protections(database, clock); // docs/design/0441-drop-protection.md
+    holds = new dev.lethe.catalog.jobs.Holds(database, () -> UUID.randomUUID().toString(), workers::wakeUp); // docs/design/0444-legal-holds.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)
     pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)

@@ -23,19 +23,35 @@ public final class CasJobClaimer implements JobClaimer {
 
   @Override
   public Optional<Claimed> claim(long heartbeatTimeoutMs) {
-    return database.background().withHandle(h -> {
-      CleanupJobDao jobs = new CleanupJobDao(h);
+    List<Long> window = database.background().withHandle(h -> {
       long now = clock.millis(h);
-      List<Long> window = jobs.claimCandidates(now, now - heartbeatTimeoutMs, WINDOW);
-      for (long id : window) {
-        long at = clock.millis(h);
-        if (jobs.claim(id, at, at - heartbeatTimeoutMs, WorkerIdentity.current())) {
-          CleanupJob job = jobs.find(id).orElseThrow();
-          return Optional.of(new Claimed(job, new Lease(id, at)));
-        }
-      }
-      return Optional.empty();
+      return new CleanupJobDao(h).claimCandidates(now, now - heartbeatTimeoutMs, WINDOW);
     });
+    for (long id : window) {
+      // the hold check and the claim in one transaction (docs/design/0444-legal-holds.md): a held
+      // job is deferred instead
+      Optional<Claimed> claimed = database.background().inTransaction(h -> {
+        CleanupJobDao jobs = new CleanupJobDao(h);
+        long at = clock.millis(h);
+        Optional<CleanupJob> job = jobs.find(id);
+        if (job.isEmpty()) {
+          return Optional.<Claimed>empty();
+        }
+        Optional<dev.lethe.catalog.entity.HoldDao.Hold> held = HeldJobs.holding(h, job.get(), at);
+        if (held.isPresent()) {
+          jobs.deferHeld(id, at, at - heartbeatTimeoutMs, HeldJobs.waitMs(held.get(), at), HeldJobs.reason(held.get()));
+          return Optional.<Claimed>empty();
+        }
+        if (jobs.claim(id, at, at - heartbeatTimeoutMs, WorkerIdentity.current())) {
+          return Optional.of(new Claimed(jobs.find(id).orElseThrow(), new Lease(id, at)));
+        }
+        return Optional.<Claimed>empty();
+      });
+      if (claimed.isPresent()) {
+        return claimed;
+      }
+    }
+    return Optional.empty();
   }
 
   @Override

@@ -221,6 +221,39 @@ public final class CleanupJobDao {
   }
 
   /**
+   * Leaves a claimable job {@code PENDING} because a legal hold covers its table
+   * (docs/design/0444-legal-holds.md): no attempt used, heartbeat cleared, claimable again at {@code
+   * now + waitMs}, {@code last_error} naming the hold. Guarded like {@link #claim}.
+   *
+   * @return true if this call changed the row
+   */
+  public boolean deferHeld(long jobId, long now, long stale, long waitMs, String reason) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET state = 'PENDING', heartbeat_at = NULL, "
+            + "next_attempt_at = :next, last_error = :reason WHERE job_id = :id AND " + CLAIMABLE)
+        .bind("next", now + waitMs)
+        .bind("reason", PurgeTransition.truncate(reason))
+        .bind("now", now)
+        .bind("stale", stale)
+        .bind("id", jobId)
+        .execute() == 1;
+  }
+
+  /**
+   * Makes the catalog's {@code PENDING} jobs that wait for a legal hold claimable at once (after a
+   * release; a job still covered waits again at its claim).
+   *
+   * @return rows changed
+   */
+  public int wakeHeld(String catalogId, long now) {
+    return handle.createUpdate("UPDATE lethe_cleanup_job SET next_attempt_at = NULL WHERE catalog_id = :c "
+            + "AND state = 'PENDING' AND next_attempt_at > :now AND last_error LIKE :held")
+        .bind("c", catalogId)
+        .bind("now", now)
+        .bind("held", "waiting for legal hold %")
+        .execute();
+  }
+
+  /**
    * Renews a lease: writes {@code now} only if the heartbeat is still the value this owner last
    * wrote.
    *

@@ -3,6 +3,7 @@ package dev.lethe.catalog.jobs;
 import dev.lethe.catalog.entity.CatalogDao;
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.NamespaceRow;
@@ -62,6 +63,7 @@ public final class CleanupJobEnqueuer {
    * @throws NoSuchTableException if there is no live table of that name (nothing changes)
    * @throws org.apache.iceberg.exceptions.AlreadyExistsException if another entry that can become
    *     live holds a location overlapping the table's (nothing changes)
+   * @throws dev.lethe.catalog.entity.HeldException if a legal hold covers the table (nothing changes)
    */
   public CleanupJob dropTable(CatalogRow catalog, TableIdentifier id, String createdBy) {
     return dropTable(catalog, id, createdBy, false).job();
@@ -76,6 +78,7 @@ public final class CleanupJobEnqueuer {
    * @throws NoSuchTableException if there is no live table of that name (nothing changes)
    * @throws org.apache.iceberg.exceptions.AlreadyExistsException if another entry that can become
    *     live holds a location overlapping the table's (nothing changes)
+   * @throws dev.lethe.catalog.entity.HeldException if a legal hold covers the table (nothing changes)
    */
   public JobClaimer.Claimed dropTableClaimed(CatalogRow catalog, TableIdentifier id, String createdBy) {
     return dropTable(catalog, id, createdBy, true);
@@ -93,11 +96,13 @@ public final class CleanupJobEnqueuer {
       TableRow row = tables.findNameHolderForUpdate(ns.namespaceId(), id.name())
           .filter(r -> r.deletionId() == null)
           .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", id));
+      long now = clock.millis(h);
+      // a held table is not purged: refused before anything changes (docs/design/0444-legal-holds.md)
+      new HoldDao(h).check(ns.namespaceId(), id.name(), now, "Cannot purge table " + id);
       if (tables.delete(ns.namespaceId(), id.name()) != 1) {
         throw new NoSuchTableException("Table does not exist: %s", id);
       }
       CleanupJobDao jobs = new CleanupJobDao(h);
-      long now = clock.millis(h);
       long jobId = jobs.insert(new NewCleanupJob(CleanupObjectType.TABLE, metalakeName, catalog.catalogId(), catalog.name(),
           ns.name(), id.name(), row.metadataLocation(), impl, props, createdBy), now, claimed);
       // rule 2: the job holds the table's locations until it ends, or nothing happens

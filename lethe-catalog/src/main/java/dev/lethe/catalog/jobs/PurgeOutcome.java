@@ -33,4 +33,14 @@ public sealed interface PurgeOutcome {
    * heartbeat timeout.
    */
   record Released() implements PurgeOutcome {}
+
+  /**
+   * A legal hold covers the job's table (docs/design/0444-legal-holds.md): the run stopped before
+   * the next phase deleted anything; the job goes back to {@code PENDING} without counting an
+   * attempt and waits {@code waitMs} (or until a release wakes it).
+   *
+   * @param reason names the hold
+   * @param waitMs ms before the job is claimable again, at least 1
+   */
+  record Held(String reason, long waitMs) implements PurgeOutcome {}
 }

@@ -13,6 +13,8 @@ import java.util.Objects;
  *       not claimable for the {@link RetryBackoff} wait</td></tr>
  *   <tr><td>transient, attempts+1 reaches max</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
  *   <tr><td>terminal</td><td>attempts+1, last_error, {@code FAILED}</td></tr>
+ *   <tr><td>held (a legal hold covers the table)</td><td>{@code PENDING}, attempts unchanged, last_error names the hold,
+ *       not claimable for the hold's wait</td></tr>
  *   <tr><td>released (worker shutting down)</td><td>{@code PENDING}, attempts and last_error unchanged, heartbeat cleared</td></tr>
  *   <tr><td>lease lost</td><td>no write (the new owner decides)</td></tr>
  * </table>
@@ -79,6 +81,10 @@ public final class PurgeTransition {
       return exhausted
           ? new Write(CleanupJobState.FAILED, attempts, truncate(reason))
           : new Write(CleanupJobState.PENDING, attempts, truncate(reason), Math.max(0, backoff.applyAsLong(attempts)));
+    }
+    if (outcome instanceof PurgeOutcome.Held held) {
+      // a hold is not a failure: no attempt used (docs/design/0444-legal-holds.md)
+      return new Write(CleanupJobState.PENDING, job.attempts(), truncate(held.reason()), Math.max(1, held.waitMs()));
     }
     if (outcome instanceof PurgeOutcome.Released) {
       return new Write(CleanupJobState.PENDING, job.attempts(), job.lastError());

@@ -22,12 +22,25 @@ public final class SkipLockedJobClaimer implements JobClaimer {
   public Optional<Claimed> claim(long heartbeatTimeoutMs) {
     return database.background().inTransaction(h -> {
       CleanupJobDao jobs = new CleanupJobDao(h);
-      long now = clock.millis(h);
-      Optional<Long> id = jobs.lockFirstClaimable(now, now - heartbeatTimeoutMs);
-      if (id.isEmpty() || !jobs.claim(id.get(), now, now - heartbeatTimeoutMs, WorkerIdentity.current())) {
-        return Optional.<Claimed>empty();
+      // a held job is deferred in this transaction and the next one tried (docs/design/0444-legal-holds.md)
+      for (int tries = 0; tries < CasJobClaimer.WINDOW; tries++) {
+        long now = clock.millis(h);
+        Optional<Long> id = jobs.lockFirstClaimable(now, now - heartbeatTimeoutMs);
+        if (id.isEmpty()) {
+          return Optional.<Claimed>empty();
+        }
+        Optional<dev.lethe.catalog.entity.HoldDao.Hold> held = HeldJobs.holding(h, jobs.find(id.get()).orElseThrow(), now);
+        if (held.isPresent()) {
+          jobs.deferHeld(id.get(), now, now - heartbeatTimeoutMs, HeldJobs.waitMs(held.get(), now),
+              HeldJobs.reason(held.get()));
+          continue;
+        }
+        if (!jobs.claim(id.get(), now, now - heartbeatTimeoutMs, WorkerIdentity.current())) {
+          return Optional.<Claimed>empty();
+        }
+        return Optional.of(new Claimed(jobs.find(id.get()).orElseThrow(), new Lease(id.get(), now)));
       }
-      return Optional.of(new Claimed(jobs.find(id.get()).orElseThrow(), new Lease(id.get(), now)));
+      return Optional.<Claimed>empty();
     });
   }
 

@@ -6,6 +6,8 @@ import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobDao;
 import dev.lethe.catalog.jobs.CleanupObjectType;
 import dev.lethe.catalog.jobs.CredentialCipher;
+import dev.lethe.catalog.jobs.DatabaseClock;
+import dev.lethe.catalog.jobs.HeldJobs;
 import dev.lethe.catalog.jobs.JobHandler;
 import dev.lethe.catalog.jobs.Lease;
 import dev.lethe.catalog.jobs.PurgeOutcome;
@@ -68,6 +70,7 @@ public final class PurgeJobRunner implements JobHandler {
   private final DeletePool deletePool;
   private final PurgePlanner planner;
   private final LongConsumer filesDeleted;
+  private final DatabaseClock clock;
 
   /**
    * @param database the catalog database (to re-read the catalog's FileIO properties)
@@ -87,6 +90,7 @@ public final class PurgeJobRunner implements JobHandler {
     // instead, so it never needs a list an earlier run deleted
     this.planner = new PurgePlanner(deleteBatchSize, PurgePlanner.DEFAULT_DEDUPE_WINDOW, false);
     this.filesDeleted = filesDeleted;
+    this.clock = DatabaseClock.of(database.vendor());
   }
 
   /**
@@ -145,6 +149,13 @@ public final class PurgeJobRunner implements JobHandler {
     long deleted = 0;
     PurgePhase lastDone = job.purgedThrough();
     for (PurgePhase phase : plan.phases()) {
+      // a hold placed since the claim stops the run before the next phase deletes anything
+      // (docs/design/0444-legal-holds.md "A purge under way")
+      PurgeOutcome held = held(job);
+      if (held != null) {
+        logKept(job, kept);
+        return held;
+      }
       if (phase == PurgePhase.CURRENT_METADATA_FILE) {
         PurgeOutcome ended = sweep(job, io, swept, lease, progress, lastDone, kept);
         if (ended != null) {
@@ -348,6 +359,14 @@ public final class PurgeJobRunner implements JobHandler {
           + String.join(", ", left.examples()));
     }
     return new PurgeOutcome.Completed(deleted);
+  }
+
+  /** The outcome of a run a legal hold now stops, or null when none covers the job's table. */
+  private PurgeOutcome held(CleanupJob job) {
+    return database.background().withHandle(h -> {
+      long now = clock.millis(h);
+      return HeldJobs.holding(h, job, now).<PurgeOutcome>map(hold -> HeldJobs.outcome(hold, now)).orElse(null);
+    });
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.lethe.catalog.softdelete;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.HeldException;
+import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.TableDao;
@@ -18,6 +20,7 @@ import dev.lethe.catalog.softdelete.SoftDeletePlanner.EnqueuePurge;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.Finalize;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.FinalizeDecision;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.FinalizeTarget;
+import dev.lethe.catalog.softdelete.SoftDeletePlanner.Held;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.NotClaimable;
 import dev.lethe.catalog.softdelete.SoftDeletePlanner.RemoveMetadata;
 import dev.lethe.catalog.softdelete.SoftDeletes.Claimed;
@@ -138,7 +141,13 @@ final class DeletionClaims {
     TableDao tables = new TableDao(h);
     Optional<DeletionRecord> record = deletions.findForUpdate(deletionId);
     Optional<TableRow> row = record.flatMap(r -> tables.findByIdForUpdate(r.entityId()));
-    ClaimDecision d = SoftDeletePlanner.planClaim(record, row, now, immediate);
+    // the hold is read under the record and row locks, in the transaction that would enqueue the purge
+    // (docs/design/0444-legal-holds.md)
+    Optional<HoldDao.Hold> hold = row.flatMap(r -> new HoldDao(h).coveringTable(r.namespaceId(), r.name(), now));
+    ClaimDecision d = SoftDeletePlanner.planClaim(record, row, now, immediate, hold);
+    if (d instanceof Held held && immediate) {
+      throw new HeldException("Cannot purge the dropped table " + row.get().name() + " now", held.hold());
+    }
     if (d instanceof EnqueuePurge e) {
       long jobId = enqueuer.enqueueTable(h, e.row(), requestedBy != null ? requestedBy : e.record().deletedBy(), now,
           immediate ? dev.lethe.catalog.jobs.PurgePath.PURGE_NOW : dev.lethe.catalog.jobs.PurgePath.EXPIRY);

@@ -1,5 +1,6 @@
 package dev.lethe.catalog.softdelete;
 
+import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.jobs.CleanupJobState;
 import java.util.List;
@@ -120,11 +121,42 @@ public final class DeletionDao {
    * @param limit most ids returned, at least 1
    */
   public List<String> expiredIds(long now, int limit) {
-    Query q = handle.createQuery("SELECT deletion_id FROM lethe_entity_deletion WHERE state = 'DELETED' "
-            + "AND purge_job_id IS NULL AND retention_expires_at <= :now ORDER BY retention_expires_at, deletion_id")
-        .bind("now", now);
-    q.setMaxRows(limit);
-    return q.mapTo(String.class).list();
+    // held tables are left out, so they never fill a batch and starve the others; read page by page
+    // and filtered by the one rule of coverage (docs/design/0444-legal-holds.md)
+    java.util.Map<String, List<HoldDao.Hold>> holds = new java.util.HashMap<>();
+    List<String> out = new java.util.ArrayList<>();
+    Long afterAt = null;
+    String afterId = null;
+    while (out.size() < limit) {
+      Query q = handle.createQuery("SELECT d.deletion_id, d.retention_expires_at, n.catalog_id, n.name AS ns, t.name AS tname "
+              + "FROM lethe_entity_deletion d LEFT JOIN lethe_table t ON t.table_id = d.entity_id "
+              + "LEFT JOIN lethe_namespace n ON n.namespace_id = t.namespace_id WHERE d.state = 'DELETED' "
+              + "AND d.purge_job_id IS NULL AND d.retention_expires_at <= :now"
+              + (afterId == null ? "" : " AND (d.retention_expires_at > :at OR (d.retention_expires_at = :at "
+                  + "AND d.deletion_id > :id))")
+              + " ORDER BY d.retention_expires_at, d.deletion_id")
+          .bind("now", now);
+      if (afterId != null) {
+        q.bind("at", afterAt).bind("id", afterId);
+      }
+      q.setMaxRows(limit);
+      List<String[]> page = q.map((rs, ctx) -> new String[] {rs.getString("deletion_id"),
+          Long.toString(rs.getLong("retention_expires_at")), rs.getString("catalog_id"), rs.getString("ns"),
+          rs.getString("tname")}).list();
+      for (String[] r : page) {
+        boolean held = r[2] != null && holds.computeIfAbsent(r[2], c -> new HoldDao(handle).list(c, false)).stream()
+            .anyMatch(h -> h.covers(r[3], r[4], now));
+        if (!held && out.size() < limit) {
+          out.add(r[0]);
+        }
+      }
+      if (page.size() < limit) {
+        break;
+      }
+      afterAt = Long.parseLong(page.get(page.size() - 1)[1]);
+      afterId = page.get(page.size() - 1)[0];
+    }
+    return out;
   }
 
   /**

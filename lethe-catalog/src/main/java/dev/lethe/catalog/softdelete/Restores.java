@@ -2,6 +2,7 @@ package dev.lethe.catalog.softdelete;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.NamespaceRow;
 import dev.lethe.catalog.entity.TableDao;
 import dev.lethe.catalog.entity.TableRow;
@@ -109,7 +110,8 @@ final class Restores {
     if (record.isEmpty() && row.map(TableRow::deletionId).filter(d -> !d.equals(byName.get().deletionId())).isPresent()) {
       return Optional.empty(); // restored and dropped again meanwhile: look the name up again
     }
-    RestoreDecision d = SoftDeletePlanner.planRestore(record, row, now);
+    boolean held = row.flatMap(r -> new HoldDao(h).coveringTable(r.namespaceId(), r.name(), now)).isPresent();
+    RestoreDecision d = SoftDeletePlanner.planRestore(record, row, now, held);
     if (d instanceof Restore r) {
       if (tables.clearDeletionId(r.row().tableId(), r.record().deletionId()) != 1
           || !deletions.deleteUnclaimed(r.record().deletionId())) {

@@ -1,5 +1,6 @@
 package dev.lethe.catalog.softdelete;
 
+import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.TableRow;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobState;
@@ -117,6 +118,16 @@ public final class SoftDeletePlanner {
    * @param now database time of the restore transaction
    */
   public static RestoreDecision planRestore(Optional<DeletionRecord> record, Optional<TableRow> row, long now) {
+    return planRestore(record, row, now, false);
+  }
+
+  /**
+   * As {@link #planRestore(Optional, Optional, long)}, where {@code held} says a legal hold covers
+   * the table: a held record no purge claimed stays restorable past its deadline, since the expiry
+   * skips it (docs/design/0444-legal-holds.md).
+   */
+  public static RestoreDecision planRestore(Optional<DeletionRecord> record, Optional<TableRow> row, long now,
+      boolean held) {
     if (record.isEmpty()) {
       return new NoRetainedDeletion("no retained deletion");
     }
@@ -127,7 +138,7 @@ public final class SoftDeletePlanner {
     if (r.state() == DeletionState.PURGING || r.purgeJobId() != null) {
       return new Gone("a purge owns it (cleanup job " + r.purgeJobId() + ")");
     }
-    if (now >= r.retentionExpiresAt()) {
+    if (now >= r.retentionExpiresAt() && !held) {
       return new Gone("its retention deadline passed at " + Instant.ofEpochMilli(r.retentionExpiresAt()));
     }
     return new Restore(r, row.get());
@@ -136,7 +147,13 @@ public final class SoftDeletePlanner {
   // ---- purge claim ----
 
   /** What the purge claim does with one record (docs/design/0202-soft-deletion.md §6 phase 1). */
-  public sealed interface ClaimDecision permits NotClaimable, AlreadyClaimed, EnqueuePurge, RemoveMetadata {}
+  public sealed interface ClaimDecision permits NotClaimable, AlreadyClaimed, EnqueuePurge, RemoveMetadata, Held {}
+
+  /**
+   * A legal hold covers the retained table (docs/design/0444-legal-holds.md): nothing changes; the
+   * timer skips the record until the hold is released, a purge-now is refused with 409.
+   */
+  public record Held(DeletionRecord record, HoldDao.Hold hold) implements ClaimDecision {}
 
   /** Leave the record as it is (gone, or not expired yet). */
   public record NotClaimable(String reason) implements ClaimDecision {}
@@ -164,6 +181,23 @@ public final class SoftDeletePlanner {
    * @param immediate true for the admin purge-now: the deadline is not waited for
    */
   public static ClaimDecision planClaim(Optional<DeletionRecord> record, Optional<TableRow> row, long now, boolean immediate) {
+    return planClaim(record, row, now, immediate, Optional.empty());
+  }
+
+  /**
+   * As {@link #planClaim(Optional, Optional, long, boolean)}, where {@code hold} is the legal hold
+   * covering the record's table at {@code now}, read in the claim's transaction: a claim that would
+   * enqueue the purge or remove the table row is {@link Held} instead.
+   */
+  public static ClaimDecision planClaim(Optional<DeletionRecord> record, Optional<TableRow> row, long now,
+      boolean immediate, Optional<HoldDao.Hold> hold) {
+    ClaimDecision d = planClaimUnheld(record, row, now, immediate);
+    boolean touchesTable = d instanceof EnqueuePurge || (d instanceof RemoveMetadata m && m.removeTableRow());
+    return touchesTable && hold.isPresent() ? new Held(record.get(), hold.get()) : d;
+  }
+
+  private static ClaimDecision planClaimUnheld(Optional<DeletionRecord> record, Optional<TableRow> row, long now,
+      boolean immediate) {
     if (record.isEmpty()) {
       return new NotClaimable("no such deletion record (restored or purged)");
     }

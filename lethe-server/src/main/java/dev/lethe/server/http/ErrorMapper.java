@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import dev.lethe.catalog.entity.DatabaseUnavailable;
+import dev.lethe.catalog.entity.HeldException;
 import dev.lethe.catalog.entity.ProtectedException;
 import dev.lethe.catalog.jobs.CleanupJobStateException;
 import dev.lethe.catalog.softdelete.JobRescueRefusedException;
@@ -149,6 +150,9 @@ public final class ErrorMapper {
       // a drop refused by a protection names it and who set it (docs/design/0441-drop-protection.md)
       new Row(ProtectedException.class, named(409), e -> new Answer(409, "ProtectedException", e.getMessage(),
           Map.of("protection", ProtectionView.of(((ProtectedException) e).protection())), Log.NONE, false, 0), null),
+      // a purge refused by a legal hold names it, who placed it and why (docs/design/0444-legal-holds.md)
+      new Row(HeldException.class, named(409), e -> new Answer(409, "HeldException", e.getMessage(),
+          Map.of("hold", HoldView.of(((HeldException) e).hold())), Log.NONE, false, 0), null),
       catalog(UnprocessableEntityException.class, 422),
       catalog(UnsupportedOperationException.class, 406),
       new Row(IllegalArgumentException.class, named(400),

@@ -1,0 +1,114 @@
+package dev.lethe.catalog.jobs;
+
+import dev.lethe.catalog.entity.CatalogDatabase;
+import dev.lethe.catalog.entity.HoldDao;
+import dev.lethe.catalog.entity.HoldDao.Hold;
+import dev.lethe.catalog.entity.HoldDao.Kind;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Places, releases and lists legal holds (docs/design/0444-legal-holds.md), each in its own
+ * transaction on the database clock; the management routes call only this class. A release keeps
+ * the row (who released it and when) as the audit, and makes the jobs that waited for a hold in
+ * that catalog claimable at once. Every place and release is logged under this class's name.
+ * Thread-safe.
+ */
+public final class Holds {
+  private static final Logger LOG = LoggerFactory.getLogger(Holds.class);
+
+  private final CatalogDatabase database;
+  private final DatabaseClock clock;
+  private final Supplier<String> ids;
+  private final Runnable wakeWorkers;
+
+  /**
+   * @param ids new hold ids (UUIDs)
+   * @param wakeWorkers wakes this process's purge workers after a release (others poll)
+   */
+  public Holds(CatalogDatabase database, Supplier<String> ids, Runnable wakeWorkers) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.clock = DatabaseClock.of(database.vendor());
+    this.ids = Objects.requireNonNull(ids, "ids");
+    this.wakeWorkers = Objects.requireNonNull(wakeWorkers, "wakeWorkers");
+  }
+
+  /** The catalog's holds not released, or with {@code includeReleased} every hold ever placed, by placement time. */
+  public List<Hold> list(String catalogId, boolean includeReleased) {
+    return database.jdbi().withHandle(h -> new HoldDao(h).list(catalogId, includeReleased));
+  }
+
+  /**
+   * Places a hold on the object, now (database clock), by {@code placedBy}. A hold not released on
+   * the same object is released by {@code placedBy} in the same transaction (replaced; both rows stay
+   * in the audit). The object need not exist.
+   *
+   * @param namespace stored namespace name (levels joined by U+001F), not empty
+   * @param name the table's name; {@code ""} for a namespace
+   * @param reason why; not blank, at most 1024 characters
+   * @param expiresAt when the hold stops blocking (ms since epoch), or null for until released
+   * @return the hold as stored
+   * @throws IllegalArgumentException on an empty namespace, a missing or extra name, a blank or too
+   *     long reason, or an end time not in the future (nothing changes)
+   */
+  public Hold place(String catalogId, Kind kind, String namespace, String name, String placedBy, String reason,
+      Long expiresAt) {
+    validate(kind, namespace, name);
+    if (reason == null || reason.isBlank()) {
+      throw new IllegalArgumentException("Invalid hold: a reason is required");
+    }
+    if (reason.length() > 1024) {
+      throw new IllegalArgumentException("Invalid hold: reason at most 1024 characters, got " + reason.length());
+    }
+    Hold placed = database.jdbi().inTransaction(h -> {
+      long now = clock.millis(h);
+      if (expiresAt != null && expiresAt <= now) {
+        throw new IllegalArgumentException("Invalid hold: expiresAt " + expiresAt + " is not in the future (now " + now + ")");
+      }
+      HoldDao holds = new HoldDao(h);
+      holds.release(catalogId, kind, namespace, name, placedBy, now);
+      return holds.insert(catalogId, new Hold(ids.get(), kind, namespace, name, placedBy, now, reason, expiresAt, null, null));
+    });
+    LOG.info("Placed {}{}", placed.describe(), expiresAt == null ? "" : " until " + expiresAt);
+    return placed;
+  }
+
+  /**
+   * Releases the hold on the object (the row stays, with who and when), and makes the catalog's
+   * jobs waiting for a hold claimable now (one still covered waits again at its claim).
+   *
+   * @return the holds released; empty if there was none not released
+   */
+  public List<Hold> release(String catalogId, Kind kind, String namespace, String name, String releasedBy) {
+    validate(kind, namespace, name);
+    List<Hold> released = database.jdbi().inTransaction(h -> {
+      long now = clock.millis(h);
+      List<Hold> r = new HoldDao(h).release(catalogId, kind, namespace, name, releasedBy, now);
+      if (!r.isEmpty()) {
+        new CleanupJobDao(h).wakeHeld(catalogId, now);
+      }
+      return r;
+    });
+    released.forEach(r -> LOG.info("Released {} (released by {})", r.describe(), releasedBy));
+    if (!released.isEmpty()) {
+      wakeWorkers.run();
+    }
+    return released;
+  }
+
+  private static void validate(Kind kind, String namespace, String name) {
+    if (namespace == null || namespace.isEmpty()) {
+      throw new IllegalArgumentException("Invalid hold: namespace must not be empty");
+    }
+    if (kind == Kind.NAMESPACE ? !name.isEmpty() : name.isEmpty()) {
+      throw new IllegalArgumentException(kind == Kind.NAMESPACE
+          ? "Invalid hold: a namespace hold takes no name" : "Invalid hold: a table hold needs a name");
+    }
+    if (namespace.length() > 512 || name.length() > 255) {
+      throw new IllegalArgumentException("Invalid hold: namespace at most 512 and name at most 255 characters");
+    }
+  }
+}

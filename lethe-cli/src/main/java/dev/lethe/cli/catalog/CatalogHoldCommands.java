@@ -1,0 +1,197 @@
+package dev.lethe.cli.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code lethe catalog hold|release KIND NAME} and {@code lethe catalog holds}: legal holds over
+ * {@code …/catalogs/{c}/holds} of a running server (docs/design/0444-legal-holds.md; docs/catalog.md
+ * "Legal holds"). {@code KIND} is {@code table} or {@code namespace}; {@code NAME} is dotted. Exit
+ * codes as every {@code lethe catalog} command: 0 done; 1 refused (401, 403, 404) or the server
+ * unreachable or failing; 2 a bad argument or a 400 answer.
+ */
+final class CatalogHoldCommands {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private CatalogHoldCommands() {}
+
+  /** The options hold and release share. */
+  abstract static class Target implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin CatalogServer server;
+
+    @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
+        description = "Catalog (default: ${DEFAULT-VALUE}).")
+    String catalog;
+
+    @Parameters(index = "0", paramLabel = "KIND", description = "table or namespace.")
+    String kind;
+
+    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table), sales (a namespace).")
+    String name;
+
+    List<String> namespace;
+    String entry;
+
+    /** Checks KIND and NAME; exit 2 on a bad one. */
+    void resolve() {
+      kind = kind.toLowerCase(Locale.ROOT);
+      if (!List.of("table", "namespace").contains(kind)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid KIND: expected table or namespace, got " + kind);
+      }
+      List<String> levels = Arrays.asList(name.split("\\.", -1));
+      if (levels.stream().anyMatch(String::isEmpty) || (!kind.equals("namespace") && levels.size() < 2)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: expected "
+            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME") + ", got '" + name + "'");
+      }
+      namespace = kind.equals("namespace") ? levels : levels.subList(0, levels.size() - 1);
+      entry = kind.equals("namespace") ? null : levels.get(levels.size() - 1);
+    }
+
+    int fail(String command, CatalogServer.Failure f) {
+      spec.commandLine().getErr().println("lethe catalog " + command + ": " + f.getMessage());
+      return f.exitCode;
+    }
+  }
+
+  /** {@code lethe catalog hold KIND NAME --reason R [--until T]}. */
+  @Command(name = "hold", mixinStandardHelpOptions = true, footerHeading = "%nExit codes:%n", footer = {
+      "  0  ok", "  1  refused (401, 403, 404) or server unreachable or failing", "  2  bad argument, or a 400 answer"},
+      description = "Admin: place a legal hold on a table or namespace: no purge deletes its files until released.")
+  static final class Hold extends Target {
+    @Option(names = "--reason", required = true, description = "Why (required; kept in the audit).")
+    String reason;
+
+    @Option(names = "--until", description = "When the hold ends: ms since epoch or an ISO-8601 instant (default: until released).")
+    String until;
+
+    @Override
+    public Integer call() {
+      resolve();
+      ObjectNode body = JSON.createObjectNode();
+      body.put("kind", kind);
+      ArrayNode ns = body.putArray("namespace");
+      namespace.forEach(ns::add);
+      if (entry != null) {
+        body.put("name", entry);
+      }
+      body.put("reason", reason);
+      if (until != null) {
+        if (until.matches("[0-9]+")) {
+          body.put("expiresAt", Long.parseLong(until));
+        } else {
+          body.put("expiresAt", until);
+        }
+      }
+      CatalogServer.Answer answer;
+      try {
+        answer = server.send("PUT", server.catalogPath(catalog) + "/holds", body.toString());
+        if (answer.status() != 200) {
+          throw new CatalogServer.Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+        }
+      } catch (CatalogServer.Failure f) {
+        return fail("hold", f);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      print(out, JSON.createArrayNode().add(answer.body()));
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code lethe catalog release KIND NAME}. */
+  @Command(name = "release", mixinStandardHelpOptions = true, footerHeading = "%nExit codes:%n", footer = {
+      "  0  ok", "  1  refused (401, 403, 404 no such hold) or server unreachable or failing",
+      "  2  bad argument, or a 400 answer"},
+      description = "Admin: release the legal hold on a table or namespace (kept in the audit).")
+  static final class Release extends Target {
+    @Override
+    public Integer call() {
+      resolve();
+      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(String.join(".", namespace))
+          + (entry == null ? "" : "&name=" + CatalogServer.encode(entry));
+      CatalogServer.Answer answer;
+      try {
+        answer = server.send("DELETE", server.catalogPath(catalog) + "/holds" + query);
+        if (answer.status() != 200) {
+          throw new CatalogServer.Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
+        }
+      } catch (CatalogServer.Failure f) {
+        return fail("release", f);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      print(out, answer.body().path("released"));
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code lethe catalog holds [--released]}. */
+  @Command(name = "holds", mixinStandardHelpOptions = true, footerHeading = "%nExit codes:%n", footer = {
+      "  0  ok", "  1  refused (401, 403, 404) or server unreachable or failing", "  2  bad argument, or a 400 answer"},
+      description = "List the catalog's legal holds (with --released also the released ones: the audit).")
+  static final class Holds implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin CatalogServer server;
+
+    @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
+        description = "Catalog (default: ${DEFAULT-VALUE}).")
+    String catalog;
+
+    @Option(names = "--released", description = "Also list released holds (who released them and when).")
+    boolean released;
+
+    @Override
+    public Integer call() {
+      JsonNode body;
+      try {
+        body = server.ok("GET", server.catalogPath(catalog) + "/holds" + (released ? "?include=released" : ""));
+      } catch (CatalogServer.Failure f) {
+        spec.commandLine().getErr().println("lethe catalog holds: " + f.getMessage());
+        return f.exitCode;
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      print(out, body.path("holds"));
+      out.flush();
+      return 0;
+    }
+  }
+
+  static void print(PrintWriter out, JsonNode holds) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"ID", "KIND", "NAME", "PLACED_BY", "PLACED_AT", "EXPIRES_AT", "RELEASED_BY", "RELEASED_AT",
+        "REASON"});
+    for (JsonNode h : holds) {
+      List<String> levels = new ArrayList<>();
+      h.path("namespace").forEach(l -> levels.add(l.asText()));
+      if (!h.path("name").isNull() && !h.path("name").isMissingNode()) {
+        levels.add(h.path("name").asText());
+      }
+      rows.add(new String[] {h.path("id").asText(), h.path("kind").asText(), String.join(".", levels),
+          h.path("placedBy").asText(), time(h.path("placedAt")), time(h.path("expiresAt")),
+          h.path("releasedBy").isTextual() ? h.path("releasedBy").asText() : "-", time(h.path("releasedAt")),
+          h.path("reason").asText().replace('\n', ' ')});
+    }
+    TextTable.print(out, rows);
+  }
+
+  private static String time(JsonNode ms) {
+    return ms.isNumber() ? Instant.ofEpochMilli(ms.asLong()).toString() : "-";
+  }
+}
