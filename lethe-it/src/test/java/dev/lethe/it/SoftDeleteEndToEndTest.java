@@ -124,7 +124,7 @@ class SoftDeleteEndToEndTest {
 
     TableIdentifier id = TableIdentifier.of(NS, "held");
     assertThatThrownBy(() -> catalog.createTable(id, PurgeTables.SCHEMA))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("retained deletion");
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("retained (entity id");
     HttpResponse<String> raw = AsyncPurgeHttp.send(server.base(), "POST", "/iceberg/v1/main/namespaces/sd/tables",
         "{\"name\":\"held\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}", Map.of());
     assertThat(raw.statusCode()).isEqualTo(409);

@@ -59,7 +59,8 @@ public final class RetainedNameGuard {
       // a FAILED job is never re-driven (docs/design/0202-soft-deletion.md §6): waiting would not free the name
       if (retained.purgeJobState() == CleanupJobState.FAILED) {
         return "its purge failed (cleanup job " + r.purgeJobId() + " FAILED); the name stays reserved until an operator "
-            + "retries the job (lethe catalog jobs retry " + r.purgeJobId() + ")";
+            + "retries the job (lethe catalog jobs retry " + r.purgeJobId() + ") or abandons it (lethe catalog jobs abandon "
+            + "--reason TEXT " + r.purgeJobId() + ")";
       }
       return "it is being purged (cleanup job " + r.purgeJobId() + ", " + retained.purgeJobState()
           + "); the name is free once the purge succeeds";

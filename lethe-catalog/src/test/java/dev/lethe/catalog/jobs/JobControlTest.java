@@ -573,7 +573,7 @@ class JobControlTest {
     setState(jobId, CleanupJobState.FAILED);
     // before: the retained deletion holds the name
     assertThatThrownBy(() -> catalog.createTable(id("t"), ParquetTables.SCHEMA)).isInstanceOf(AlreadyExistsException.class)
-        .hasMessageContaining("retained deletion");
+        .hasMessageContaining("retained (entity id");
     assertThat(softDeletes.list(main, ParquetTables.NS).orElseThrow()).hasSize(1);
 
     assertThat(endings.abandon(main, jobId, ADMIN, "deleted by hand").state()).isEqualTo(CleanupJobState.ABANDONED);

@@ -168,7 +168,7 @@ class SoftDeleteExpiryTest extends SoftDeleteFixture {
     assertThat(listed.purgeJobState()).isEqualTo(CleanupJobState.FAILED);
     assertThat(sd.restore(row, id("t"))).isInstanceOf(Gone.class);
     assertThatThrownBy(() -> catalog.createTable(id("t"), ParquetTables.SCHEMA))
-        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining(r.deletionId());
+        .isInstanceOf(AlreadyExistsException.class).hasMessageContaining("entity id " + r.entityId());
     int pruned = db.jdbi().withHandle(h -> new CleanupJobDao(h).pruneTerminal(Long.MAX_VALUE));
     assertThat(pruned).isZero();
     assertThat(job(jobId).state()).as("a job a record points at is never pruned").isEqualTo(CleanupJobState.FAILED);
