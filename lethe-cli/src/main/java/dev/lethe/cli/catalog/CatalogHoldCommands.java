@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -92,10 +93,10 @@ final class CatalogHoldCommands {
       }
       body.put("reason", reason);
       if (until != null) {
-        if (until.matches("[0-9]+")) {
-          body.put("expiresAt", Long.parseLong(until));
-        } else {
-          body.put("expiresAt", until);
+        try {
+          body.put("expiresAt", untilMillis(until));
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
       }
       CatalogServer.Answer answer;
@@ -111,6 +112,21 @@ final class CatalogHoldCommands {
       print(out, JSON.createArrayNode().add(answer.body()));
       out.flush();
       return 0;
+    }
+  }
+
+  /**
+   * {@code --until} as ms since epoch: a whole number of ms, or an ISO-8601 instant. Whether it is in
+   * the future is the server's check (on the database clock).
+   *
+   * @throws IllegalArgumentException on anything else, or a number or instant outside a long of ms
+   */
+  static long untilMillis(String until) {
+    try {
+      return until.matches("[0-9]+") ? Long.parseLong(until) : Instant.parse(until).toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid --until: expected ms since epoch or an ISO-8601 instant "
+          + "(e.g. 2027-01-31T00:00:00Z), got '" + until + "'");
     }
   }
 

@@ -1,11 +1,17 @@
 package dev.lethe.server.management;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.lethe.catalog.entity.HoldDao;
 import dev.lethe.catalog.entity.NamespaceNames;
+import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
+import dev.lethe.catalog.iceberg.WellFormedText;
 import dev.lethe.catalog.jobs.Holds;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.auth.AuthorizationHeader;
@@ -23,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.catalog.Namespace;
 
 /**
  * Legal hold routes (docs/design/0444-legal-holds.md), errors as {@code {code, type, message}} JSON:
@@ -40,12 +47,16 @@ import java.util.Set;
  * </ul>
  *
  * 400 a malformed body or parameter, 401/403 not allowed, 404 unknown metalake or catalog. The
- * object need not exist: a hold is by name.
+ * object need not exist: a hold is by name. The body is read strictly (one JSON value, no repeated
+ * key, no unpaired surrogate) and the names are checked as an entry's names are
+ * (docs/design/0400-strict-request-input.md), so a name no entry can have is a 400, never stored.
  */
 public final class HoldRoutes {
   /** Path of the routes. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/holds";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectReader JSON = new ObjectMapper(JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Set<String> FIELDS = Set.of("kind", "namespace", "name", "reason", "expiresAt");
 
   private final IcebergCatalogs catalogs;
@@ -112,6 +123,15 @@ public final class HoldRoutes {
     }
     String name = text(body, "name", false);
     String reason = text(body, "reason", true);
+    // docs/design/0400-strict-request-input.md: a name no entry can have is refused, not stored
+    EntityNames.checkNamespace(Namespace.of(levels.toArray(new String[0])));
+    if (name != null && !name.isEmpty() && kind == HoldDao.Kind.TABLE) {
+      EntityNames.check("table", name);
+    }
+    WellFormedText.check("reason", reason);
+    if (reason.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("Invalid hold: reason contains U+0000");
+    }
     HoldDao.Hold h = holds.place(catalog.row().catalogId(), kind, String.join(NamespaceNames.SEPARATOR, levels),
         name == null ? "" : name, access.principal(auth), reason, expiresAt(body.get("expiresAt")));
     ctx.status(200).json(HoldView.of(h));
