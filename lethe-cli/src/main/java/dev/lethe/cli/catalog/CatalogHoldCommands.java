@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -43,7 +42,7 @@ final class CatalogHoldCommands {
     @Parameters(index = "0", paramLabel = "KIND", description = "table or namespace.")
     String kind;
 
-    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table), sales (a namespace).")
+    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table), sales (a namespace); a JSON array of the levels when one contains a dot.")
     String name;
 
     List<String> namespace;
@@ -55,10 +54,16 @@ final class CatalogHoldCommands {
       if (!List.of("table", "namespace").contains(kind)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "Invalid KIND: expected table or namespace, got " + kind);
       }
-      List<String> levels = Arrays.asList(name.split("\\.", -1));
+      List<String> levels;
+      try {
+        levels = CatalogServer.levels(name); // dotted, or the exact JSON-array spelling (0441 "Exact names")
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: " + e.getMessage());
+      }
       if (levels.stream().anyMatch(String::isEmpty) || (!kind.equals("namespace") && levels.size() < 2)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: expected "
-            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME") + ", got '" + name + "'");
+            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME")
+            + " or a JSON array of the levels, got '" + name + "'");
       }
       namespace = kind.equals("namespace") ? levels : levels.subList(0, levels.size() - 1);
       entry = kind.equals("namespace") ? null : levels.get(levels.size() - 1);
@@ -139,7 +144,8 @@ final class CatalogHoldCommands {
     @Override
     public Integer call() {
       resolve();
-      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(String.join(".", namespace))
+      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(CatalogServer.spell(namespace).startsWith("[")
+          ? CatalogServer.spell(namespace) : String.join(".", namespace))
           + (entry == null ? "" : "&name=" + CatalogServer.encode(entry));
       CatalogServer.Answer answer;
       try {
@@ -199,7 +205,7 @@ final class CatalogHoldCommands {
       if (!h.path("name").isNull() && !h.path("name").isMissingNode()) {
         levels.add(h.path("name").asText());
       }
-      rows.add(new String[] {h.path("id").asText(), h.path("kind").asText(), String.join(".", levels),
+      rows.add(new String[] {h.path("id").asText(), h.path("kind").asText(), CatalogServer.spell(levels),
           h.path("placedBy").asText(), time(h.path("placedAt")), time(h.path("expiresAt")),
           h.path("releasedBy").isTextual() ? h.path("releasedBy").asText() : "-", time(h.path("releasedAt")),
           h.path("reason").asText().replace('\n', ' ')});

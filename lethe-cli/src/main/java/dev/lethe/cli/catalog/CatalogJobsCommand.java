@@ -32,8 +32,9 @@ import picocli.CommandLine.Option;
     footerHeading = "%nExit codes:%n",
     footer = {"  0  ok", "  1  refused (401, 403, 404, 409, 410) or server unreachable or failing",
         "  2  bad argument, or a 400 answer"},
-    description = {"List the asynchronous purge (cleanup) jobs of a catalog, with their phase, progress and lease.",
-        "Admin actions on one job: jobs retry ID, jobs run-now ID, jobs abandon --reason TEXT ID, jobs rescue ID."})
+    description = {"List the purge (cleanup) jobs of a catalog: state, phase, progress, lease.",
+        "Admin actions on one job: jobs retry|run-now|rescue ID,",
+        "jobs abandon --reason TEXT ID."})
 final class CatalogJobsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
