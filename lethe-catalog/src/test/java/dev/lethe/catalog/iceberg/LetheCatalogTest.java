@@ -98,7 +98,7 @@ class LetheCatalogTest {
     assertThat(catalog.listTables(NS)).isEmpty();
     assertThat(catalog.dropTable(T, false)).isFalse();
     assertThatThrownBy(() -> catalog.dropNamespace(NS)).isInstanceOf(NamespaceNotEmptyException.class)
-        .hasMessageContaining("retained deletion").hasMessageContaining("d-1");
+        .hasMessageContaining("retained deletion").hasMessageContaining("t (entity id ").hasMessageNotContaining("d-1");
   }
 
   @ParameterizedTest
