@@ -6,12 +6,7 @@ import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.auth.Principal;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceNames;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
@@ -26,15 +21,12 @@ import dev.lethe.catalog.jobs.JobProgress;
 import dev.lethe.catalog.jobs.ListedJob;
 import dev.lethe.catalog.jobs.JobControl;
 import dev.lethe.catalog.softdelete.JobEndings;
+import dev.lethe.server.http.JsonBody;
 import dev.lethe.server.http.RequestBody;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.http.ListingCursor;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -65,19 +57,11 @@ public final class CleanupRoutes {
   /** Path of the route. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/cleanups";
   private static final int DEFAULT_LIMIT = 1000;
-  private static final ObjectReader STRICT_JSON = new ObjectMapper(JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
-      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final IcebergCatalogs catalogs;
   private final CleanupJobListing jobsListing;
   private final JobControl jobControl;
   private final JobEndings jobEndings;
-  /** Strict: a repeated key or text after the object is a 400, as for protections. */
-  private static final com.fasterxml.jackson.databind.ObjectReader JSON = new ObjectMapper(
-      com.fasterxml.jackson.core.JsonFactory.builder()
-          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
-      .reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private final AccessCheck access;
   private final PageTokenKey pageTokens;
 
@@ -129,13 +113,11 @@ public final class CleanupRoutes {
     if (text.isBlank()) {
       return null;
     }
-    JsonNode body;
-    try {
-      body = JSON.readTree(text);
-    } catch (IOException e) {
+    JsonNode body = JsonBody.parseOrNull(text);
+    if (body == null) {
       throw new IllegalArgumentException("Invalid body: not JSON; expected {\"reason\": \"...\"}");
     }
-    if (body == null || !body.isObject()) {
+    if (!body.isObject()) {
       throw new IllegalArgumentException("Invalid body: expected a JSON object {\"reason\": \"...\"}");
     }
     for (java.util.Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
@@ -285,12 +267,7 @@ public final class CleanupRoutes {
   }
 
   private static Namespace jsonNamespace(String param) {
-    JsonNode array;
-    try {
-      array = STRICT_JSON.readTree(param);
-    } catch (IOException e) {
-      array = null;
-    }
+    JsonNode array = JsonBody.parseOrNull(param);
     List<String> levels = new ArrayList<>();
     if (array != null && array.isArray()) {
       for (JsonNode level : array) {

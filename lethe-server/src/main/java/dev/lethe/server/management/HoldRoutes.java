@@ -1,35 +1,23 @@
 package dev.lethe.server.management;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.lethe.catalog.entity.HoldDao;
-import dev.lethe.catalog.entity.NamespaceNames;
-import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.iceberg.WellFormedText;
 import dev.lethe.catalog.jobs.Holds;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.auth.AuthorizationHeader;
 import dev.lethe.server.http.HoldView;
+import dev.lethe.server.http.JsonBody;
 import dev.lethe.server.http.ReadRoutes;
-import dev.lethe.server.http.RequestBody;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.iceberg.catalog.Namespace;
 
 /**
  * Legal hold routes (docs/design/0444-legal-holds.md), errors as {@code {code, type, message}} JSON:
@@ -54,9 +42,7 @@ import org.apache.iceberg.catalog.Namespace;
 public final class HoldRoutes {
   /** Path of the routes. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/holds";
-  private static final ObjectReader JSON = new ObjectMapper(JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
-      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final String NOUN = "hold";
   private static final Set<String> FIELDS = Set.of("kind", "namespace", "name", "reason", "expiresAt");
 
   private final IcebergCatalogs catalogs;
@@ -94,45 +80,16 @@ public final class HoldRoutes {
     String auth = AuthorizationHeader.of(ctx);
     access.checkAdmin(auth);
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
-    JsonNode body;
-    try {
-      body = JSON.readTree(RequestBody.read(ctx));
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Invalid hold: the body is not JSON");
+    JsonNode body = JsonBody.object(ctx, NOUN, FIELDS);
+    HoldDao.Kind kind = kind(JsonBody.text(body, "kind", true, NOUN));
+    String namespace = NamedTargets.namespace(body, NOUN);
+    String name = JsonBody.text(body, "name", false, NOUN);
+    String reason = JsonBody.text(body, "reason", true, NOUN);
+    if (kind == HoldDao.Kind.TABLE) {
+      NamedTargets.checkName("table", name);
     }
-    if (body == null || !body.isObject()) {
-      throw new IllegalArgumentException("Invalid hold: expected a JSON object");
-    }
-    for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      if (!FIELDS.contains(f)) {
-        throw new IllegalArgumentException("Invalid hold: unknown field '" + f + "'");
-      }
-    }
-    HoldDao.Kind kind = kind(text(body, "kind", true));
-    JsonNode ns = body.get("namespace");
-    if (ns == null || !ns.isArray() || ns.isEmpty()) {
-      throw new IllegalArgumentException("Invalid hold: namespace must be a non-empty array of strings");
-    }
-    List<String> levels = new ArrayList<>();
-    for (JsonNode level : ns) {
-      if (!level.isTextual() || level.asText().isEmpty()) {
-        throw new IllegalArgumentException("Invalid hold: namespace must be a non-empty array of strings");
-      }
-      levels.add(level.asText());
-    }
-    String name = text(body, "name", false);
-    String reason = text(body, "reason", true);
-    // docs/design/0400-strict-request-input.md: a name no entry can have is refused, not stored
-    EntityNames.checkNamespace(Namespace.of(levels.toArray(new String[0])));
-    if (name != null && !name.isEmpty() && kind == HoldDao.Kind.TABLE) {
-      EntityNames.check("table", name);
-    }
-    WellFormedText.check("reason", reason);
-    if (reason.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("Invalid hold: reason contains U+0000");
-    }
-    HoldDao.Hold h = holds.place(catalog.row().catalogId(), kind, String.join(NamespaceNames.SEPARATOR, levels),
+    NamedTargets.checkReason(reason, NOUN);
+    HoldDao.Hold h = holds.place(catalog.row().catalogId(), kind, namespace,
         name == null ? "" : name, access.principal(auth), reason, expiresAt(body.get("expiresAt")));
     ctx.status(200).json(HoldView.of(h));
   }
@@ -142,17 +99,12 @@ public final class HoldRoutes {
     access.checkAdmin(auth);
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
     HoldDao.Kind kind = kind(ctx.queryParam("kind"));
-    String nsParam = ctx.queryParam("namespace");
-    if (nsParam == null || nsParam.isEmpty()) {
-      throw new IllegalArgumentException("Invalid hold: the namespace parameter is required");
-    }
+    String namespace = NamedTargets.queryNamespace(ctx, NOUN);
     String name = ctx.queryParam("name");
-    String namespace = NamespaceNames.encode(CleanupRoutes.parseNamespace(nsParam));
     List<HoldDao.Hold> released = holds.release(catalog.row().catalogId(), kind, namespace, name == null ? "" : name,
         access.principal(auth));
     if (released.isEmpty()) {
-      throw new org.apache.iceberg.exceptions.NotFoundException("No hold on %s %s%s", kind.name().toLowerCase(Locale.ROOT),
-          nsParam, name == null || name.isEmpty() ? "" : "." + name);
+      throw NamedTargets.none(NOUN, kind, ctx, name);
     }
     ctx.status(200).json(Map.of("released", released.stream().map(HoldView::of).toList()));
   }
@@ -177,27 +129,6 @@ public final class HoldRoutes {
   }
 
   private static HoldDao.Kind kind(String kind) {
-    if (kind != null) {
-      for (HoldDao.Kind k : HoldDao.Kind.values()) {
-        if (k.name().equalsIgnoreCase(kind)) {
-          return k;
-        }
-      }
-    }
-    throw new IllegalArgumentException("Invalid hold kind: expected table or namespace, got " + kind);
-  }
-
-  private static String text(JsonNode body, String field, boolean required) {
-    JsonNode n = body.get(field);
-    if (n == null || n.isNull()) {
-      if (required) {
-        throw new IllegalArgumentException("Invalid hold: " + field + " is required");
-      }
-      return null;
-    }
-    if (!n.isTextual()) {
-      throw new IllegalArgumentException("Invalid hold: " + field + " must be a string");
-    }
-    return n.asText();
+    return NamedTargets.kind(kind, HoldDao.Kind.values(), NOUN, "table or namespace");
   }
 }

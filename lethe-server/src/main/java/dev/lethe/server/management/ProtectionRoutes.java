@@ -1,33 +1,22 @@
 package dev.lethe.server.management;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import dev.lethe.catalog.entity.NamespaceNames;
 import dev.lethe.catalog.entity.ProtectionDao;
 import dev.lethe.catalog.entity.Protections;
-import dev.lethe.catalog.iceberg.EntityNames;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
-import dev.lethe.catalog.iceberg.WellFormedText;
 import dev.lethe.server.auth.AccessCheck;
 import dev.lethe.server.auth.AuthorizationHeader;
+import dev.lethe.server.http.JsonBody;
 import dev.lethe.server.http.ProtectionView;
 import dev.lethe.server.http.ReadRoutes;
-import dev.lethe.server.http.RequestBody;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.iceberg.catalog.Namespace;
 
 /**
  * Drop protection routes (docs/design/0441-drop-protection.md), errors as {@code {code, type,
@@ -53,9 +42,7 @@ import org.apache.iceberg.catalog.Namespace;
 public final class ProtectionRoutes {
   /** Path of the routes. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/protections";
-  private static final ObjectReader JSON = new ObjectMapper(JsonFactory.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
-      .reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final String NOUN = "protection";
   private static final Set<String> FIELDS = Set.of("kind", "namespace", "name", "reason");
 
   private final IcebergCatalogs catalogs;
@@ -89,49 +76,17 @@ public final class ProtectionRoutes {
     String auth = AuthorizationHeader.of(ctx);
     access.checkAdmin(auth);
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
-    JsonNode body;
-    try {
-      body = JSON.readTree(RequestBody.read(ctx));
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Invalid protection: the body is not JSON");
+    JsonNode body = JsonBody.object(ctx, NOUN, FIELDS);
+    ProtectionDao.Kind kind = kind(JsonBody.text(body, "kind", true, NOUN));
+    String namespace = NamedTargets.namespace(body, NOUN);
+    String name = JsonBody.text(body, "name", false, NOUN);
+    String reason = JsonBody.text(body, "reason", false, NOUN);
+    if (kind != ProtectionDao.Kind.NAMESPACE) {
+      NamedTargets.checkName(kind.name().toLowerCase(Locale.ROOT), name);
     }
-    if (body == null || !body.isObject()) {
-      throw new IllegalArgumentException("Invalid protection: expected a JSON object");
-    }
-    for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      if (!FIELDS.contains(f)) {
-        throw new IllegalArgumentException("Invalid protection: unknown field '" + f + "'");
-      }
-    }
-    ProtectionDao.Kind kind = kind(text(body, "kind", true));
-    JsonNode ns = body.get("namespace");
-    if (ns == null || !ns.isArray() || ns.isEmpty()) {
-      throw new IllegalArgumentException("Invalid protection: namespace must be a non-empty array of strings");
-    }
-    List<String> levels = new ArrayList<>();
-    for (JsonNode level : ns) {
-      if (!level.isTextual() || level.asText().isEmpty()) {
-        throw new IllegalArgumentException("Invalid protection: namespace must be a non-empty array of strings");
-      }
-      levels.add(level.asText());
-    }
-    String name = text(body, "name", false);
-    String reason = text(body, "reason", false);
-    // docs/design/0400-strict-request-input.md: a name no entry can have is refused, not stored
-    EntityNames.checkNamespace(Namespace.of(levels.toArray(new String[0])));
-    if (name != null && !name.isEmpty() && kind != ProtectionDao.Kind.NAMESPACE) {
-      EntityNames.check(kind.name().toLowerCase(Locale.ROOT), name);
-    }
-    if (reason != null) {
-      WellFormedText.check("reason", reason);
-      if (reason.indexOf('\0') >= 0) {
-        throw new IllegalArgumentException("Invalid protection: reason contains U+0000");
-      }
-    }
-    Protections.Protected p = protections.protect(catalog.row().catalogId(), kind,
-        String.join(NamespaceNames.SEPARATOR, levels), name == null ? "" : name, access.principal(auth),
-        reason == null ? "" : reason);
+    NamedTargets.checkReason(reason, NOUN);
+    Protections.Protected p = protections.protect(catalog.row().catalogId(), kind, namespace,
+        name == null ? "" : name, access.principal(auth), reason == null ? "" : reason);
     Map<String, Object> answer = ProtectionView.of(p.protection());
     answer.put("exists", p.exists());
     ctx.status(200).json(answer);
@@ -141,41 +96,15 @@ public final class ProtectionRoutes {
     access.checkAdmin(AuthorizationHeader.of(ctx));
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
     ProtectionDao.Kind kind = kind(ctx.queryParam("kind"));
-    String nsParam = ctx.queryParam("namespace");
-    if (nsParam == null || nsParam.isEmpty()) {
-      throw new IllegalArgumentException("Invalid protection: the namespace parameter is required");
-    }
+    String namespace = NamedTargets.queryNamespace(ctx, NOUN);
     String name = ctx.queryParam("name");
-    String namespace = NamespaceNames.encode(CleanupRoutes.parseNamespace(nsParam));
     if (!protections.unprotect(catalog.row().catalogId(), kind, namespace, name == null ? "" : name)) {
-      throw new org.apache.iceberg.exceptions.NotFoundException("No protection on %s %s%s", kind.name().toLowerCase(Locale.ROOT),
-          nsParam, name == null || name.isEmpty() ? "" : "." + name);
+      throw NamedTargets.none(NOUN, kind, ctx, name);
     }
     ctx.status(204);
   }
 
   private static ProtectionDao.Kind kind(String kind) {
-    if (kind != null) {
-      for (ProtectionDao.Kind k : ProtectionDao.Kind.values()) {
-        if (k.name().equalsIgnoreCase(kind)) {
-          return k;
-        }
-      }
-    }
-    throw new IllegalArgumentException("Invalid protection kind: expected table, view or namespace, got " + kind);
-  }
-
-  private static String text(JsonNode body, String field, boolean required) {
-    JsonNode n = body.get(field);
-    if (n == null || n.isNull()) {
-      if (required) {
-        throw new IllegalArgumentException("Invalid protection: " + field + " is required");
-      }
-      return null;
-    }
-    if (!n.isTextual()) {
-      throw new IllegalArgumentException("Invalid protection: " + field + " must be a string");
-    }
-    return n.asText();
+    return NamedTargets.kind(kind, ProtectionDao.Kind.values(), NOUN, "table, view or namespace");
   }
 }
