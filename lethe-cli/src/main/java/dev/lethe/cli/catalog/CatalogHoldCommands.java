@@ -2,14 +2,12 @@ package dev.lethe.cli.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,49 +27,13 @@ final class CatalogHoldCommands {
 
   private CatalogHoldCommands() {}
 
-  /** The options hold and release share. */
-  abstract static class Target implements Callable<Integer> {
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-    @Mixin CatalogServer server;
-
-    @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
-        description = "Catalog (default: ${DEFAULT-VALUE}).")
-    String catalog;
-
+  /** KIND for hold and release. */
+  abstract static class Target extends NamedTarget {
     @Parameters(index = "0", paramLabel = "KIND", description = "table or namespace.")
-    String kind;
+    String kindArg;
 
-    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table), sales (a namespace); a JSON array of the levels when one contains a dot.")
-    String name;
-
-    List<String> namespace;
-    String entry;
-
-    /** Checks KIND and NAME; exit 2 on a bad one. */
     void resolve() {
-      kind = kind.toLowerCase(Locale.ROOT);
-      if (!List.of("table", "namespace").contains(kind)) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid KIND: expected table or namespace, got " + kind);
-      }
-      List<String> levels;
-      try {
-        levels = CatalogServer.levels(name); // dotted, or the exact JSON-array spelling (0441 "Exact names")
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: " + e.getMessage());
-      }
-      if (levels.stream().anyMatch(String::isEmpty) || (!kind.equals("namespace") && levels.size() < 2)) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: expected "
-            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME")
-            + " or a JSON array of the levels, got '" + name + "'");
-      }
-      namespace = kind.equals("namespace") ? levels : levels.subList(0, levels.size() - 1);
-      entry = kind.equals("namespace") ? null : levels.get(levels.size() - 1);
-    }
-
-    int fail(String command, CatalogServer.Failure f) {
-      spec.commandLine().getErr().println("lethe catalog " + command + ": " + f.getMessage());
-      return f.exitCode;
+      resolve(kindArg, List.of("table", "namespace"));
     }
   }
 
@@ -89,14 +51,7 @@ final class CatalogHoldCommands {
     @Override
     public Integer call() {
       resolve();
-      ObjectNode body = JSON.createObjectNode();
-      body.put("kind", kind);
-      ArrayNode ns = body.putArray("namespace");
-      namespace.forEach(ns::add);
-      if (entry != null) {
-        body.put("name", entry);
-      }
-      body.put("reason", reason);
+      ObjectNode body = body(reason);
       if (until != null) {
         try {
           body.put("expiresAt", untilMillis(until));
@@ -144,12 +99,9 @@ final class CatalogHoldCommands {
     @Override
     public Integer call() {
       resolve();
-      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(CatalogServer.spell(namespace).startsWith("[")
-          ? CatalogServer.spell(namespace) : String.join(".", namespace))
-          + (entry == null ? "" : "&name=" + CatalogServer.encode(entry));
       CatalogServer.Answer answer;
       try {
-        answer = server.send("DELETE", server.catalogPath(catalog) + "/holds" + query);
+        answer = server.send("DELETE", server.catalogPath(catalog) + "/holds" + query());
         if (answer.status() != 200) {
           throw new CatalogServer.Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
         }
@@ -200,12 +152,7 @@ final class CatalogHoldCommands {
     rows.add(new String[] {"ID", "KIND", "NAME", "PLACED_BY", "PLACED_AT", "EXPIRES_AT", "RELEASED_BY", "RELEASED_AT",
         "REASON"});
     for (JsonNode h : holds) {
-      List<String> levels = new ArrayList<>();
-      h.path("namespace").forEach(l -> levels.add(l.asText()));
-      if (!h.path("name").isNull() && !h.path("name").isMissingNode()) {
-        levels.add(h.path("name").asText());
-      }
-      rows.add(new String[] {h.path("id").asText(), h.path("kind").asText(), CatalogServer.spell(levels),
+      rows.add(new String[] {h.path("id").asText(), h.path("kind").asText(), NamedTarget.spelled(h),
           h.path("placedBy").asText(), time(h.path("placedAt")), time(h.path("expiresAt")),
           h.path("releasedBy").isTextual() ? h.path("releasedBy").asText() : "-", time(h.path("releasedAt")),
           h.path("reason").asText().replace('\n', ' ')});

@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,50 +29,13 @@ final class CatalogProtectionCommands {
 
   private CatalogProtectionCommands() {}
 
-  /** The options protect and unprotect share. */
-  abstract static class Target implements Callable<Integer> {
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-    @Mixin CatalogServer server;
-
-    @Option(names = "--catalog", defaultValue = SchemaArgs.DEFAULT_CATALOG, converter = SchemaArgs.CatalogNameConverter.class,
-        description = "Catalog (default: ${DEFAULT-VALUE}).")
-    String catalog;
-
+  /** KIND for protect and unprotect. */
+  abstract static class Target extends NamedTarget {
     @Parameters(index = "0", paramLabel = "KIND", description = "table, view or namespace.")
-    String kind;
+    String kindArg;
 
-    @Parameters(index = "1", paramLabel = "NAME", description = "Dotted name: sales.orders (a table or view), sales (a "
-        + "namespace); or a JSON array of the levels, exact when a level contains a dot: '[\"x.y\",\"t\"]'.")
-    String name;
-
-    List<String> namespace;
-    String entry;
-
-    /** Checks KIND and NAME; exit 2 on a bad one. */
     void resolve() {
-      kind = kind.toLowerCase(Locale.ROOT);
-      if (!List.of("table", "view", "namespace").contains(kind)) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid KIND: expected table, view or namespace, got " + kind);
-      }
-      List<String> levels;
-      try {
-        levels = CatalogServer.levels(name);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: " + e.getMessage());
-      }
-      if (levels.stream().anyMatch(String::isEmpty) || (!kind.equals("namespace") && levels.size() < 2)) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Invalid NAME: expected "
-            + (kind.equals("namespace") ? "namespace levels separated by dots" : "NAMESPACE.NAME")
-            + " or a JSON array of the levels, got '" + name + "'");
-      }
-      namespace = kind.equals("namespace") ? levels : levels.subList(0, levels.size() - 1);
-      entry = kind.equals("namespace") ? null : levels.get(levels.size() - 1);
-    }
-
-    int fail(String command, CatalogServer.Failure f) {
-      spec.commandLine().getErr().println("lethe catalog " + command + ": " + f.getMessage());
-      return f.exitCode;
+      resolve(kindArg, List.of("table", "view", "namespace"));
     }
   }
 
@@ -88,14 +50,7 @@ final class CatalogProtectionCommands {
     @Override
     public Integer call() {
       resolve();
-      ObjectNode body = JSON.createObjectNode();
-      body.put("kind", kind);
-      ArrayNode ns = body.putArray("namespace");
-      namespace.forEach(ns::add);
-      if (entry != null) {
-        body.put("name", entry);
-      }
-      body.put("reason", reason);
+      ObjectNode body = body(reason);
       CatalogServer.Answer answer;
       try {
         answer = server.send("PUT", server.catalogPath(catalog) + "/protections", body.toString());
@@ -129,10 +84,8 @@ final class CatalogProtectionCommands {
     @Override
     public Integer call() {
       resolve();
-      String query = "?kind=" + kind + "&namespace=" + CatalogServer.encode(JSON.valueToTree(namespace).toString())
-          + (entry == null ? "" : "&name=" + CatalogServer.encode(entry));
       try {
-        CatalogServer.Answer answer = server.send("DELETE", server.catalogPath(catalog) + "/protections" + query);
+        CatalogServer.Answer answer = server.send("DELETE", server.catalogPath(catalog) + "/protections" + query());
         if (answer.status() != 204) {
           throw new CatalogServer.Failure(answer.status() == 400 ? 2 : 1, answer.errorMessage());
         }
@@ -178,12 +131,7 @@ final class CatalogProtectionCommands {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"KIND", "NAME", "SET_BY", "SET_AT", "REASON"});
     for (JsonNode p : protections) {
-      List<String> levels = new ArrayList<>();
-      p.path("namespace").forEach(l -> levels.add(l.asText()));
-      if (!p.path("name").isNull() && !p.path("name").isMissingNode()) {
-        levels.add(p.path("name").asText());
-      }
-      rows.add(new String[] {p.path("kind").asText(), CatalogServer.spell(levels), p.path("setBy").asText(),
+      rows.add(new String[] {p.path("kind").asText(), NamedTarget.spelled(p), p.path("setBy").asText(),
           Instant.ofEpochMilli(p.path("setAt").asLong()).toString(), p.path("reason").asText().replace('\n', ' ')});
     }
     TextTable.print(out, rows);
