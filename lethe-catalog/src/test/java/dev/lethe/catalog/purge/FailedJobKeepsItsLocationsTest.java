@@ -37,6 +37,7 @@ class FailedJobKeepsItsLocationsTest {
   @TempDir Path tmp;
   private PurgeFixture f;
   private FailedJobLocations ops;
+  private String location; // a's, as iceberg-java wrote it
 
   @AfterEach
   void close() throws Exception {
@@ -54,6 +55,7 @@ class FailedJobKeepsItsLocationsTest {
   private CleanupJob failedPurgeOfA(FailedJobLocations.Spoiled[] spoiled) throws Exception {
     Table a = f.catalog.createTable(id("a"), ParquetTables.SCHEMA, ParquetTables.SPEC);
     ParquetTables.append(a, 0);
+    location = path(a.location()).toString();
     spoiled[0] = FailedJobLocations.spoil(a);
     CleanupJob job = f.purgeAsync("a");
     assertThat(job.state()).as(job.lastError()).isEqualTo(CleanupJobState.FAILED);
@@ -67,7 +69,6 @@ class FailedJobKeepsItsLocationsTest {
     open(backend);
     FailedJobLocations.Spoiled[] spoiled = {null};
     CleanupJob job = failedPurgeOfA(spoiled);
-    String location = ops.claims(ClaimOwner.job(job.jobId())).get(0).toString();
     String inside = location + "/b";
 
     // a user puts table b under the failed job's location, writes, and drops b keeping its files
@@ -97,7 +98,7 @@ class FailedJobKeepsItsLocationsTest {
     open(backend);
     FailedJobLocations.Spoiled[] spoiled = {null};
     CleanupJob job = failedPurgeOfA(spoiled);
-    String location = ops.claims(ClaimOwner.job(job.jobId())).get(0).toString();
+    assertThat(ops.claims(ClaimOwner.job(job.jobId()))).extracting(Object::toString).containsExactly(location);
     String parent = path(location).getParent().toString();
 
     for (String at : List.of(location, location + "/inner", parent)) {
@@ -128,7 +129,7 @@ class FailedJobKeepsItsLocationsTest {
     FailedJobLocations.Spoiled[] spoiled = {null};
     CleanupJob job = failedPurgeOfA(spoiled);
     List<?> held = ops.claims(ClaimOwner.job(job.jobId()));
-    String location = held.get(0).toString();
+    assertThat(held).extracting(Object::toString).containsExactly(location);
 
     // retried while still spoiled: FAILED again, the claims never left the job
     assertThat(ops.retry(job.jobId()).state()).isEqualTo(CleanupJobState.PENDING);
@@ -152,7 +153,7 @@ class FailedJobKeepsItsLocationsTest {
     FailedJobLocations.Spoiled[] spoiled = {null};
     CleanupJob job = failedPurgeOfA(spoiled);
     List<?> held = ops.claims(ClaimOwner.job(job.jobId()));
-    String location = held.get(0).toString();
+    assertThat(held).extracting(Object::toString).containsExactly(location);
     spoiled[0].repair();
 
     assertThat(ops.rescue(job.jobId()).state()).isEqualTo(CleanupJobState.CANCELLED);
