@@ -329,8 +329,9 @@ public final class LocationClaims {
             + j.objectType().toLowerCase(Locale.ROOT) + " "
             + String.join(".", NamespaceNames.decode(j.namespace()).levels()) + "." + j.objectName();
         // docs/design/0446-a-failed-job-keeps-its-locations.md: what frees it is an operator's action
-        return Optional.of(j.active() ? text : text + ", which keeps the location until an admin retries or abandons "
-            + "the job (lethe catalog jobs retry|abandon " + j.jobId() + ")");
+        return Optional.of(j.active() ? text : text + ", which keeps the location until an operator retries the job "
+            + "(lethe catalog jobs retry " + j.jobId() + ") or abandons it (lethe catalog jobs abandon --reason TEXT "
+            + j.jobId() + ")");
       }
       default:
         throw new IllegalStateException("Unknown claim owner kind " + owner.kind());

@@ -88,7 +88,7 @@ class FailedJobKeepsItsLocationsTest {
     assertThat(bFiles).as("b's files after the retry of a's purge").allMatch(Files::exists);
     assertThat(refused).as("creating b under a FAILED job's location").isInstanceOf(AlreadyExistsException.class)
         .hasMessageContaining("cleanup job " + job.jobId() + " (FAILED) purging the dropped table db.a")
-        .hasMessageContaining("until an admin retries or abandons the job");
+        .hasMessageContaining("until an operator retries the job (lethe catalog jobs retry " + job.jobId() + ")");
     assertThat(files(path(location))).as("a's purge leaves nothing").isEmpty();
   }
 
@@ -106,8 +106,8 @@ class FailedJobKeepsItsLocationsTest {
           .as(at).isInstanceOf(AlreadyExistsException.class)
           .hasMessageStartingWith("Cannot create table db.b: location " + at)
           .hasMessageContaining("held by cleanup job " + job.jobId() + " (FAILED) purging the dropped table db.a, "
-              + "which keeps the location until an admin retries or abandons the job (lethe catalog jobs retry|abandon "
-              + job.jobId() + ")");
+              + "which keeps the location until an operator retries the job (lethe catalog jobs retry " + job.jobId()
+              + ") or abandons it (lethe catalog jobs abandon --reason TEXT " + job.jobId() + ")");
     }
     assertThat(f.catalog.tableExists(id("b"))).isFalse();
     int pruned = f.db.jdbi().withHandle(h -> new CleanupJobDao(h).pruneTerminal(Long.MAX_VALUE));
