@@ -79,7 +79,7 @@ class FailedJobLocationsRandomizedTest {
   @ParameterizedTest(name = "{0} seed={1}")
   @MethodSource("runs")
   void noRetriedPurgeDeletesAFileItDoesNotOwn(String backend, long seed) throws Exception {
-    int steps = Integer.getInteger("lethe.test.failclaims.steps", 24);
+    int steps = Integer.getInteger("lethe.test.failclaims.steps", 32);
     System.out.println("FailedJobLocationsRandomizedTest backend=" + backend + " seed=" + seed
         + " (replay with -Dlethe.test.failclaims.seed=" + seed + ")");
     Random random = new Random(seed);
@@ -115,7 +115,9 @@ class FailedJobLocationsRandomizedTest {
             : CleanupJobState.SUCCEEDED);
       } else if (op == 1 || op == 2) {
         // a user creates a table at, under or above a purged table's location
-        Job near = jobs.get(random.nextInt(jobs.size()));
+        // mostly near a FAILED job: the case the rule is about
+        Job near = !failed.isEmpty() && random.nextInt(3) > 0 ? failed.get(random.nextInt(failed.size()))
+            : jobs.get(random.nextInt(jobs.size()));
         Path at = switch (random.nextInt(3)) {
           case 0 -> near.root;
           case 1 -> near.root.resolve("b" + names);
@@ -189,6 +191,7 @@ class FailedJobLocationsRandomizedTest {
         }
       }
     }
+    System.out.println("FailedJobLocationsRandomizedTest seed=" + seed + " history: " + history);
   }
 
   /**
