@@ -440,15 +440,16 @@ public final class CleanupJobDao {
   }
 
   /**
-   * Deletes terminal ({@code SUCCEEDED}/{@code FAILED}/{@code CANCELLED}/{@code ABANDONED}) rows last changed before
-   * {@code before} (ms since epoch). A job a soft deletion record still points at is kept: its
-   * {@code SUCCEEDED} state is what finalization waits for, and a {@code FAILED} one is shown with
-   * the record (docs/design/0202-soft-deletion.md §6).
+   * Deletes ended ({@code SUCCEEDED}/{@code CANCELLED}/{@code ABANDONED}) rows last changed before
+   * {@code before} (ms since epoch). A {@code FAILED} job is never pruned: it holds its location claims
+   * until an operator retries, abandons or rescues it (docs/design/0446-a-failed-job-keeps-its-locations.md).
+   * A job a soft deletion record still points at is kept: its {@code SUCCEEDED} state is what
+   * finalization waits for (docs/design/0202-soft-deletion.md §6).
    *
    * @return rows deleted
    */
   public int pruneTerminal(long before) {
-    return handle.createUpdate("DELETE FROM lethe_cleanup_job WHERE state IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'ABANDONED') "
+    return handle.createUpdate("DELETE FROM lethe_cleanup_job WHERE state IN ('SUCCEEDED', 'CANCELLED', 'ABANDONED') "
             + "AND updated_at < :before AND NOT EXISTS (SELECT 1 FROM lethe_entity_deletion d "
             + "WHERE d.purge_job_id = lethe_cleanup_job.job_id)")
         .bind("before", before)

@@ -15,7 +15,11 @@ public enum CleanupJobState {
   RUNNING,
   /** Every file is gone. Terminal. */
   SUCCEEDED,
-  /** Retries exhausted or a terminal failure; {@code last_error} says why. Terminal. */
+  /**
+   * Retries exhausted or a terminal failure; {@code last_error} says why. No worker runs it again, but
+   * an operator's retry can, so it keeps its location claims until it is retried, abandoned or
+   * rescued (docs/design/0446-a-failed-job-keeps-its-locations.md).
+   */
   FAILED,
   /** Cancelled by an operator's rescue: the table is back at its name, its files kept. Terminal. */
   CANCELLED,
@@ -28,6 +32,15 @@ public enum CleanupJobState {
   /** True for {@link #PENDING} and {@link #RUNNING}: the job still owns its object's name. */
   public boolean active() {
     return this == PENDING || this == RUNNING;
+  }
+
+  /**
+   * True for {@link #PENDING}, {@link #RUNNING} and {@link #FAILED}: the job may still delete files
+   * (a FAILED one after a retry), so it holds its location claims
+   * (docs/design/0446-a-failed-job-keeps-its-locations.md).
+   */
+  public boolean holdsLocations() {
+    return active() || this == FAILED;
   }
 
   /**

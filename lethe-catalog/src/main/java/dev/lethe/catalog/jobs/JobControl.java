@@ -31,9 +31,11 @@ public final class JobControl {
 
   /**
    * Puts a {@code FAILED} job back to {@code PENDING}: attempts 0, no backoff, claimable at once.
-   * Of two concurrent retries one wins; the other is refused with the state the winner left. The job
-   * claims again, in the same transaction, the location its metadata file is under (it released its
-   * claims when it FAILED), so no entry can own it while the purge may delete there.
+   * Of two concurrent retries one wins; the other is refused with the state the winner left. In the
+   * same transaction the job's claims are checked against every other owner: a FAILED job keeps its
+   * claims (docs/design/0446-a-failed-job-keeps-its-locations.md), and one that failed before it did
+   * (it holds none) claims again the location its metadata file is under, so no live entry can own it
+   * while the purge may delete there.
    *
    * @param catalogId the catalog's id (a job of another catalog is unknown here)
    * @param catalogName the catalog's name, for messages
@@ -49,11 +51,12 @@ public final class JobControl {
           if (!dao.retryFailed(catalogId, jobId, now)) {
             return false;
           }
-          // the job released its locations when it FAILED; another entry may own them since: the
-          // purge must own them again before it may delete there, or the retry is refused (rolled back)
+          // a FAILED job keeps its claims (all its roots, 0004), checked again here; one that failed before
+          // docs/design/0446-a-failed-job-keeps-its-locations.md released them, and must own its assumed
+          // root again before it may delete there, or the retry is refused (rolled back)
           CleanupJob failed = dao.find(jobId).orElseThrow();
-          LocationClaims.acquire(h, catalogId, ClaimOwner.job(jobId),
-              TableRoots.assumedFromMetadataFile(failed.metadataLocation()), now, "Cannot retry cleanup job " + jobId);
+          LocationClaims.checkHeld(h, catalogId, ClaimOwner.job(jobId),
+              () -> TableRoots.assumedFromMetadataFile(failed.metadataLocation()), now, "Cannot retry cleanup job " + jobId);
           return true;
         }, current -> false);
     wakeWorkers.run();

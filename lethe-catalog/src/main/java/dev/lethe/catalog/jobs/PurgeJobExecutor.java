@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * it inserted already claimed. Either way: the lease is renewed by this process's one {@link
  * LeaseHeartbeat}, the work is done by the same {@link JobHandler} (for a purge: same order, same
  * stop-before-metadata failure policy), the row change is the one {@link PurgeTransition} decides
- * (with the {@link RetryBackoff} wait), written with a compare-and-set on the lease, and an ended
- * job releases its location claims in that same transaction. No file is deleted before the
+ * (with the {@link RetryBackoff} wait), written with a compare-and-set on the lease, and a
+ * {@code SUCCEEDED} job releases its location claims in that same transaction (a {@code FAILED} one
+ * keeps them: a retry may run it again). No file is deleted before the
  * transaction that dropped the entry and wrote the job is durable ({@link
  * CatalogDatabase#awaitDurable()}), whichever path enqueued it.
  */
@@ -111,9 +112,13 @@ public final class PurgeJobExecutor implements AutoCloseable {
       boolean applied = database.background().inTransaction(h -> {
         long now = clock.millis(h);
         boolean written = lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
-        if (written && !write.state().active()) {
-          // rule 2: an ended job no longer holds the dropped table's locations (same transaction)
+        if (written && !write.state().holdsLocations()) {
+          // rule 2: a SUCCEEDED job no longer holds the dropped table's locations (same transaction); a FAILED
+          // one keeps them until an operator retries, abandons or rescues it
+          // docs/design/0446-a-failed-job-keeps-its-locations.md
           LocationClaims.release(h, ClaimOwner.job(job.jobId()));
+        }
+        if (written && !write.state().active()) {
           // docs/design/0445-job-progress-and-receipts.md: the receipt commits with the end, or neither does
           receipt[0] = CleanupReceipts.write(h, job.jobId(), now);
         }

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Who holds a location claim (docs/design/0001-purge-confinement-and-ownership.md §3): a table (live
- * or retained by a soft deletion), a view, or a {@code PENDING}/{@code RUNNING} cleanup job that
- * purges a dropped table or view.
+ * or retained by a soft deletion), a view, or a {@code PENDING}/{@code RUNNING}/{@code FAILED}
+ * cleanup job that purges a dropped table or view.
  *
  * @param kind the kind of entry, not null
  * @param id the {@code table_id}, {@code view_id} (UUID strings) or the cleanup job id in decimal;

@@ -252,9 +252,17 @@ public final class LocationClaimDao {
    */
   public record HoldingJob(long jobId, String catalogId, String state, String objectType, String namespace,
       String objectName) {
-    /** {@code PENDING} or {@code RUNNING}: the job still holds its locations. */
+    /** {@code PENDING} or {@code RUNNING}: a worker runs it or will. */
     public boolean active() {
       return "PENDING".equals(state) || "RUNNING".equals(state);
+    }
+
+    /**
+     * {@code PENDING}, {@code RUNNING} or {@code FAILED}: the job may still delete files, so it holds
+     * its locations (docs/design/0446-a-failed-job-keeps-its-locations.md).
+     */
+    public boolean holdsLocations() {
+      return active() || "FAILED".equals(state);
     }
   }
 

@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * entry or job, and the caller's transaction rolls back.
  *
  * <p>Who holds claims: a live table; a table retained by a soft deletion until its purge takes it
- * over ({@code DELETED}, no job); a view (its current metadata file); a {@code PENDING} or {@code
- * RUNNING} cleanup job. A claim whose owner is none of these any more (a path that forgot to
+ * over ({@code DELETED}, no job); a view (its current metadata file); a {@code PENDING}, {@code
+ * RUNNING} or {@code FAILED} cleanup job (a retry may run a FAILED one again:
+ * docs/design/0446-a-failed-job-keeps-its-locations.md). A claim whose owner is none of these any more (a path that forgot to
  * release it) is released when a decision meets it, so a missed release can never refuse a
  * request forever.
  *
@@ -203,7 +204,7 @@ public final class LocationClaims {
 
   /**
    * Releases every claim of {@code owner}: a metadata-only drop, a view drop, a job that reached
-   * {@code SUCCEEDED} or {@code FAILED}; in the transaction that ends the ownership.
+   * {@code SUCCEEDED} or was abandoned; in the transaction that ends the ownership.
    *
    * @return claims released
    */
@@ -292,8 +293,8 @@ public final class LocationClaims {
 
   /**
    * Describes the entry behind a claim owner for a refusal, if it still holds locations: a live
-   * table, a table retained by a soft deletion that no purge has taken over, a view, or an active
-   * cleanup job.
+   * table, a table retained by a soft deletion that no purge has taken over, a view, or a cleanup job
+   * that may still delete ({@code PENDING}, {@code RUNNING}, {@code FAILED}).
    *
    * @return the description (e.g. {@code "live table db.orig"}), or empty if the owner no longer
    *     holds locations
@@ -320,13 +321,17 @@ public final class LocationClaims {
             .map(v -> "view " + name(h, v.namespaceId(), v.name()) + " (its metadata file)");
       case JOB: {
         Optional<LocationClaimDao.HoldingJob> job = new LocationClaimDao(h).holdingJob(owner.jobId());
-        if (job.isEmpty() || !job.get().active()) {
+        if (job.isEmpty() || !job.get().holdsLocations()) {
           return Optional.empty();
         }
         LocationClaimDao.HoldingJob j = job.get();
-        return Optional.of("cleanup job " + j.jobId() + " (" + j.state() + ") purging the dropped "
+        String text = "cleanup job " + j.jobId() + " (" + j.state() + ") purging the dropped "
             + j.objectType().toLowerCase(Locale.ROOT) + " "
-            + String.join(".", NamespaceNames.decode(j.namespace()).levels()) + "." + j.objectName());
+            + String.join(".", NamespaceNames.decode(j.namespace()).levels()) + "." + j.objectName();
+        // docs/design/0446-a-failed-job-keeps-its-locations.md: what frees it is an operator's action
+        return Optional.of(j.active() ? text : text + ", which keeps the location until an operator retries the job "
+            + "(lethe catalog jobs retry " + j.jobId() + ") or abandons it (lethe catalog jobs abandon --reason TEXT "
+            + j.jobId() + ")");
       }
       default:
         throw new IllegalStateException("Unknown claim owner kind " + owner.kind());

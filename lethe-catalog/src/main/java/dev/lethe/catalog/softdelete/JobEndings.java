@@ -118,7 +118,9 @@ public final class JobEndings {
       }
       // every ended job leaves a receipt, in the transaction of its end (docs/design/0445-job-progress-and-receipts.md)
       CleanupReceipts.write(h, jobId, at);
-      // a FAILED job released its claims already (rule 2 of 0001); a retained table's record still holds its name
+      // the job's locations are free from now on (docs/design/0446-a-failed-job-keeps-its-locations.md)
+      LocationClaims.release(h, ClaimOwner.job(jobId));
+      // a retained table's record still holds its name
       new DeletionDao(h).findByPurgeJobForUpdate(jobId).ifPresent(record -> {
         new TableDao(h).deleteRetained(record.entityId(), record.deletionId());
         LocationClaims.release(h, ClaimOwner.table(record.entityId()));
@@ -216,7 +218,8 @@ public final class JobEndings {
       tables.insert(new TableRow(tableId, catalog.catalogId(), ns.namespaceId(), id.name(), seen.metadataLocation(),
           null, 0, null, now, now));
     }
-    // the table owns the job's locations again (a PENDING job holds them; a FAILED one released them)
+    // the table owns the job's locations again (a PENDING or FAILED job holds them; a job that failed before
+    // docs/design/0446-a-failed-job-keeps-its-locations.md holds none, and the table claims its assumed root)
     LocationClaims.transfer(h, catalog.catalogId(), ClaimOwner.job(jobId), ClaimOwner.table(tableId),
         () -> TableRoots.assumedFromMetadataFile(seen.metadataLocation()), now, refusal);
     return job;

@@ -215,7 +215,8 @@ class JobControlTest {
     JobControl control = open(backend);
     long id = job(CleanupJobState.FAILED, null);
     CleanupJob before = row(id);
-    // since it FAILED, another live owner (here a pending job) took a location inside the failed job's
+    // a job that FAILED before docs/design/0446-a-failed-job-keeps-its-locations.md holds no claims; since it
+    // failed, another live owner (here a pending job) took a location inside the failed job's
     long other = job(CleanupJobState.PENDING, null);
     db.jdbi().useTransaction(h -> LocationClaims.acquire(h, CATALOG, ClaimOwner.job(other),
         TableRoots.assumedFromMetadataFile(before.metadataLocation().replace("/metadata/1.json", "/data/x.parquet")),
@@ -333,8 +334,8 @@ class JobControlTest {
     db.jdbi().useTransaction(h -> {
       h.createUpdate("UPDATE lethe_cleanup_job SET state = :s, heartbeat_at = NULL WHERE job_id = :id")
           .bind("s", state.name()).bind("id", id).execute();
-      if (!state.active()) {
-        LocationClaims.release(h, ClaimOwner.job(id)); // as the executor does when a job ends
+      if (!state.holdsLocations()) {
+        LocationClaims.release(h, ClaimOwner.job(id)); // as the executor does when a job SUCCEEDED
       }
     });
   }

@@ -50,8 +50,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>The oracle, after every step, from the database and the metadata files alone:
  *
  * <ul>
- *   <li>no two entries that can become live (live and retained tables, views, pending and running
- *       jobs) overlap, their roots computed afresh from their metadata;
+ *   <li>no two entries that can become live (live and retained tables, views, pending, running and
+ *       failed jobs) overlap, their roots computed afresh from their metadata;
  *   <li>each of them holds exactly those roots as claims, and nothing else holds a claim;
  *   <li>a request is refused with 409 exactly when its locations overlap another such entry, and a
  *       refused request changed nothing: no row, no claim, no file;
@@ -251,10 +251,13 @@ class OwnershipRandomizedTest {
         Holder job = pickOne(jobs);
         String state = random.nextBoolean() ? "SUCCEEDED" : "FAILED";
         return new Op("end " + job.label + " " + state, null, null, () -> db.jdbi().useTransaction(h -> {
-          // what a worker's outcome write does: the terminal state and the release, in one transaction
+          // what a worker's outcome write does: the state and, for SUCCEEDED, the release, in one transaction
+          // (a FAILED job keeps its claims: docs/design/0446-a-failed-job-keeps-its-locations.md)
           h.createUpdate("UPDATE lethe_cleanup_job SET state = :s WHERE job_id = :id")
               .bind("s", state).bind("id", job.owner.jobId()).execute();
-          LocationClaims.release(h, job.owner);
+          if (state.equals("SUCCEEDED")) {
+            LocationClaims.release(h, job.owner);
+          }
         }));
       }
       if (pick < 80 && !liveTables.isEmpty()) {
@@ -348,7 +351,7 @@ class OwnershipRandomizedTest {
               rs.getString("metadata_location")))
           .forEach(out::add);
       h.createQuery("SELECT job_id, object_type, metadata_location FROM lethe_cleanup_job "
-              + "WHERE state IN ('PENDING', 'RUNNING') ORDER BY job_id")
+              + "WHERE state IN ('PENDING', 'RUNNING', 'FAILED') ORDER BY job_id")
           .map((rs, ctx) -> new Holder(ClaimOwner.job(rs.getLong("job_id")), "job " + rs.getLong("job_id"),
               "VIEW".equals(rs.getString("object_type")) ? List.of(LocationPath.parse(rs.getString("metadata_location")))
                   : rootsOf(rs.getString("metadata_location")), rs.getString("metadata_location")))
