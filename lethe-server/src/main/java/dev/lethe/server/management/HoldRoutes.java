@@ -41,7 +41,9 @@ import org.apache.iceberg.catalog.Namespace;
  *   <li>{@code PUT …/holds} (admin), body {@code {"kind": "table|namespace", "namespace": ["a", …],
  *       "name": "t" (not for a namespace), "reason": "…" (required), "expiresAt": ms since epoch or an
  *       ISO-8601 instant (optional)}}: 200 with the hold as stored (placing it again replaces it; the
- *       old one is kept as released).
+ *       old one is kept as released) and {@code runningPurges}: the ids of covered table purges that
+ *       were {@code RUNNING} as it was placed (they may have deleted files before it; empty: none did
+ *       after it).
  *   <li>{@code DELETE …/holds?kind=&namespace=&name=} (admin; {@code namespace} levels joined by
  *       U+001F or '.'): 200 {@code {"released": [hold…]}}, or 404 when no hold is placed on it.
  * </ul>
@@ -132,9 +134,12 @@ public final class HoldRoutes {
     if (reason.indexOf('\0') >= 0) {
       throw new IllegalArgumentException("Invalid hold: reason contains U+0000");
     }
-    HoldDao.Hold h = holds.place(catalog.row().catalogId(), kind, String.join(NamespaceNames.SEPARATOR, levels),
+    Holds.Placed placed = holds.place(catalog.row().catalogId(), kind, String.join(NamespaceNames.SEPARATOR, levels),
         name == null ? "" : name, access.principal(auth), reason, expiresAt(body.get("expiresAt")));
-    ctx.status(200).json(HoldView.of(h));
+    Map<String, Object> answer = HoldView.of(placed.hold());
+    // a covered purge already running may have deleted files before the hold (docs/design/0444-legal-holds.md)
+    answer.put("runningPurges", placed.runningPurges());
+    ctx.status(200).json(answer);
   }
 
   private void release(Context ctx) {
