@@ -41,10 +41,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HoldRaceTest extends HoldFixture {
   private static final int ROUNDS = 12;
 
-  /** An executor whose runner deletes one file per batch on one thread, calling {@code afterBatch} after each. */
+  /**
+   * An executor whose runner deletes one file per batch, one batch at a time on the pool's one
+   * thread (a queue long enough that the submitting thread never runs one itself), calling {@code
+   * afterBatch} after each.
+   */
   private PurgeJobExecutor oneFilePerBatch(Runnable afterBatch) {
     AsyncPurgeSettings s = new AsyncPurgeSettings(0, 1, 1, 20, 60_000, 5, 720);
-    DeletePool deletes = new DeletePool(1, 1);
+    DeletePool deletes = new DeletePool(1, 10_000);
     closeables.add(0, deletes);
     PurgeJobRunner runner = new PurgeJobRunner(db, cipher, new FileIOFactory(), deletes, 1, n -> afterBatch.run());
     PurgeJobExecutor e = new PurgeJobExecutor(db, s, runner, ev -> {}, null);
