@@ -9,6 +9,7 @@ import dev.lethe.catalog.io.FileIOFactory;
 import dev.lethe.catalog.jobs.AsyncPurgeSettings;
 import dev.lethe.catalog.jobs.CleanupJob;
 import dev.lethe.catalog.jobs.CleanupJobState;
+import dev.lethe.catalog.jobs.CleanupReceipts;
 import dev.lethe.catalog.jobs.Holds;
 import dev.lethe.catalog.jobs.JobClaimer;
 import dev.lethe.catalog.jobs.PurgeJobExecutor;
@@ -39,7 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * past its deadline.
  */
 class HoldRaceTest extends HoldFixture {
-  private static final int ROUNDS = 12;
+  private static final int ROUNDS = Integer.getInteger("lethe.test.rounds", 12);
 
   /**
    * An executor whose runner deletes one file per batch, one batch at a time on the pool's one
@@ -99,7 +100,7 @@ class HoldRaceTest extends HoldFixture {
    * Seeded rounds of a hold against a synchronous drop with purge and against a worker claiming an
    * enqueued purge, each on its own thread, released together. Oracle: a hold whose answer names no
    * running purge sees every file it found at its return still there at the end; a refused drop
-   * deletes nothing.
+   * deletes nothing; an accepted sync drop whose job the hold did not name had ended before it.
    */
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
@@ -129,22 +130,25 @@ class HoldRaceTest extends HoldFixture {
           atHold.set(uncheckedFilesUnder(table.location()));
           return p;
         }, threads);
-        CompletableFuture<Boolean> purge = CompletableFuture.supplyAsync(() -> {
+        // the sync drop's job id, 0 when refused; -1 for the async rounds
+        CompletableFuture<Long> purge = CompletableFuture.supplyAsync(() -> {
           await(start);
           spin(spinPurge);
           if (sync) {
             try {
-              executor.execute(enqueuer.dropTableClaimed(row, id(name), "bob"), false);
-              return true;
+              JobClaimer.Claimed claimed = enqueuer.dropTableClaimed(row, id(name), "bob");
+              executor.execute(claimed, false);
+              return claimed.job().jobId();
             } catch (HeldException refused) {
-              return false;
+              return 0L;
             }
           }
           runWorker();
-          return true;
+          return -1L;
         }, threads);
         Holds.Placed placed = hold.get(60, TimeUnit.SECONDS);
-        boolean dropped = purge.get(60, TimeUnit.SECONDS);
+        long jobId = purge.get(60, TimeUnit.SECONDS);
+        boolean dropped = jobId != 0;
         Set<Path> after = filesUnder(table.location());
         String what = "seed " + seed + " round " + round + (sync ? " sync" : " async") + ", running " + placed.runningPurges();
         if (!dropped) {
@@ -153,6 +157,12 @@ class HoldRaceTest extends HoldFixture {
         if (placed.runningPurges().isEmpty()) {
           assertThat(after).as(what + ": nothing deleted after a hold that named no running purge")
               .isEqualTo(atHold.get());
+        }
+        if (jobId > 0 && !placed.runningPurges().contains(jobId)) {
+          // the drop passed its hold check and the hold did not see its job running: then the job
+          // had ended before the hold read (it has a receipt), never that both passed unseen
+          boolean ended = db.jdbi().withHandle(h -> CleanupReceipts.find(h, row.catalogId(), jobId).isPresent());
+          assertThat(ended).as(what + ": drop accepted and job " + jobId + " not named, so it must have ended").isTrue();
         }
         releaseTable(ParquetTables.NS, name);
         runWorker();
