@@ -68,7 +68,8 @@ class MetricsFamiliesTest {
   @Test
   void letheFamiliesAreScraped() throws Exception {
     String body = scrape();
-    assertThat(body).contains("lethe_softdelete_retained 0.0", "lethe_softdelete_expiring 0.0", "lethe_softdelete_expired 0.0");
+    assertThat(body).contains("lethe_softdelete_retained 0.0", "lethe_softdelete_expiring 0.0", "lethe_softdelete_expired 0.0",
+        "lethe_softdelete_held 0.0");
     assertThat(body).contains("lethe_purge_jobs_pending 0.0", "lethe_purge_completed_total 0.0");
     assertThat(body).contains(
         "lethe_store_requests_total{method=\"PUT\",outcome=\"ok\",route=\"/store/v1/records/{ns}/{col}/{id}\"} 1.0",

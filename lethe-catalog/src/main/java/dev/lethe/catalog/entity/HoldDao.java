@@ -159,16 +159,32 @@ public final class HoldDao {
 
   /**
    * Refuses a purge of the table named {@code name} in the namespace with id {@code namespaceId}
-   * if a hold covers it at {@code now}.
+   * if a hold covers it at {@code now}. Takes the claims lock first ({@link #lock}), so a hold placed
+   * concurrently either committed before (and is read here) or waits for this transaction (and
+   * sees its job {@code RUNNING}). Call it after the table row's lock (lock order, as protections).
    *
    * @param what the refused action, e.g. "Cannot purge table db.t"
    * @throws HeldException naming the hold; the caller's transaction should roll back
    */
   public void check(String namespaceId, String name, long now, String what) {
+    lock();
     Optional<Hold> h = coveringTable(namespaceId, name, now);
     if (h.isPresent()) {
       throw new HeldException(what, h.get());
     }
+  }
+
+  /**
+   * Takes the catalog database's claims lock ({@code lethe_location_lock} row 1, the lock of
+   * location claims and protections) until the transaction ends: placing a hold, a drop's check of
+   * holds and a job's claim then run one after the other (docs/design/0444-legal-holds.md "A hold
+   * and a purge racing").
+   */
+  public void lock() {
+    handle.createQuery("SELECT lock_id FROM lethe_location_lock WHERE lock_id = 1 FOR UPDATE")
+        .mapTo(Integer.class)
+        .findOne()
+        .orElseThrow(() -> new IllegalStateException("Cannot lock holds: lethe_location_lock has no row 1"));
   }
 
   static String key(Kind kind, String namespace, String name) {

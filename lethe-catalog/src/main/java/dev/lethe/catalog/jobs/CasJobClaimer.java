@@ -33,11 +33,15 @@ public final class CasJobClaimer implements JobClaimer {
       Optional<Claimed> claimed = database.background().inTransaction(h -> {
         CleanupJobDao jobs = new CleanupJobDao(h);
         long at = clock.millis(h);
+        // the row lock first, then the claims lock in the hold check (lock order of HeldJobs.holdingAtClaim)
+        if (!jobs.lockIfClaimable(id, at, at - heartbeatTimeoutMs)) {
+          return Optional.<Claimed>empty();
+        }
         Optional<CleanupJob> job = jobs.find(id);
         if (job.isEmpty()) {
           return Optional.<Claimed>empty();
         }
-        Optional<dev.lethe.catalog.entity.HoldDao.Hold> held = HeldJobs.holding(h, job.get(), at);
+        Optional<dev.lethe.catalog.entity.HoldDao.Hold> held = HeldJobs.holdingAtClaim(h, job.get(), at);
         if (held.isPresent()) {
           jobs.deferHeld(id, at, at - heartbeatTimeoutMs, HeldJobs.waitMs(held.get(), at), HeldJobs.reason(held.get()));
           return Optional.<Claimed>empty();

@@ -119,6 +119,16 @@ public final class CleanupJobDao {
         .findFirst();
   }
 
+  /** The catalog's {@code RUNNING} jobs of that kind (one indexed query on catalog and state). */
+  public List<CleanupJob> running(String catalogId, CleanupObjectType type) {
+    return handle.createQuery("SELECT " + COLUMNS + " FROM lethe_cleanup_job WHERE catalog_id = :c AND state = 'RUNNING' "
+            + "AND object_type = :t ORDER BY job_id")
+        .bind("c", catalogId)
+        .bind("t", type.name())
+        .map(ROWS)
+        .list();
+  }
+
   /**
    * The newest jobs of a catalog, newest first, optionally filtered: the first page of {@link
    * #list(String, String, String, CleanupJobState, Long, int)}.
@@ -187,6 +197,22 @@ public final class CleanupJobDao {
         .bind("stale", stale)
         .mapTo(Long.class)
         .findOne();
+  }
+
+  /**
+   * Locks the job's row ({@code FOR UPDATE}, waiting) if it is claimable: the compare-and-set
+   * claimer's row lock before its hold check (docs/design/0444-legal-holds.md).
+   *
+   * @return whether it is claimable (and now locked)
+   */
+  public boolean lockIfClaimable(long jobId, long now, long stale) {
+    return handle.createQuery("SELECT job_id FROM lethe_cleanup_job WHERE job_id = :id AND " + CLAIMABLE + " FOR UPDATE")
+        .bind("id", jobId)
+        .bind("now", now)
+        .bind("stale", stale)
+        .mapTo(Long.class)
+        .findOne()
+        .isPresent();
   }
 
   /**

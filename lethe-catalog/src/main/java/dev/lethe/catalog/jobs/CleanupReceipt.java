@@ -23,11 +23,13 @@ package dev.lethe.catalog.jobs;
  * @param keptFiles files its metadata named that the purge kept
  * @param lastError why it failed, null when it succeeded
  * @param tally files and bytes deleted per kind, kept per reason and left over, with samples
+ * @param endedBy the principal whose abandon or rescue ended the job, null if no operator ended it
+ * @param endReason the operator's reason, null if none was given or no operator ended it
  */
 public record CleanupReceipt(long receiptId, long jobId, CleanupObjectType objectType, String metalakeName,
     String catalogId, String catalogName, String namespace, String objectName, String metadataLocation,
     CleanupJobState state, PurgePath purgePath, String createdBy, long createdAt, Long firstClaimedAt, long endedAt,
-    int attempts, long keptFiles, String lastError, JobProgress tally) {
+    int attempts, long keptFiles, String lastError, JobProgress tally, String endedBy, String endReason) {
 
   /** ms from enqueue to end. */
   public long durationMs() {
@@ -39,6 +41,7 @@ public record CleanupReceipt(long receiptId, long jobId, CleanupObjectType objec
     return "receipt " + receiptId + ": job " + jobId + " " + state + ", " + tally.files() + " files, "
         + (tally.unknownSizes() > 0 ? "at least " : "") + tally.bytes() + " bytes deleted, "
         + tally.kept().values().stream().mapToLong(JobProgress.Sample::count).sum() + " kept, "
-        + tally.leftovers().count() + " left over";
+        + tally.leftovers().count() + " left over" + (endedBy == null ? "" : ", ended by " + endedBy
+        + (endReason == null ? "" : " (" + endReason + ")"));
   }
 }

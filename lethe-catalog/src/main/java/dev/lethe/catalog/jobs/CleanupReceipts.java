@@ -34,9 +34,9 @@ public final class CleanupReceipts {
     long id = h.createUpdate("INSERT INTO lethe_cleanup_receipt (job_id, object_type, metalake_name, catalog_id, "
             + "catalog_name, namespace, object_name, metadata_location, state, purge_path, created_by, created_at, "
             + "first_claimed_at, ended_at, attempts, files_deleted, bytes_deleted, bytes_unknown, kept_files, last_error, "
-            + "detail) VALUES (:jobId, :type, :metalake, :catalogId, :catalogName, :ns, :name, :metadata, :state, :path, "
+            + "detail, ended_by, end_reason) VALUES (:jobId, :type, :metalake, :catalogId, :catalogName, :ns, :name, :metadata, :state, :path, "
             + ":createdBy, :createdAt, :firstClaimedAt, :now, :attempts, :files, :bytes, :unknown, :kept, :lastError, "
-            + ":detail)")
+            + ":detail, :endedBy, :endReason)")
         .bind("jobId", jobId)
         .bind("type", job.objectType().name())
         .bind("metalake", job.metalakeName())
@@ -58,6 +58,9 @@ public final class CleanupReceipts {
         .bind("kept", job.keptFiles())
         .bind("lastError", job.lastError())
         .bind("detail", tally.toJson())
+        // who ended it and why, when an operator's abandon or rescue did (docs/design/0443-abandon-and-rescue.md)
+        .bind("endedBy", job.endedBy())
+        .bind("endReason", job.endReason())
         .executeAndReturnGeneratedKeys("receipt_id")
         .mapTo(Long.class)
         .one();
@@ -88,6 +91,7 @@ public final class CleanupReceipts {
         rs.getString("object_name"), rs.getString("metadata_location"), CleanupJobState.valueOf(rs.getString("state")),
         path == null ? null : PurgePath.valueOf(path), rs.getString("created_by"), rs.getLong("created_at"),
         firstClaimed, rs.getLong("ended_at"), rs.getInt("attempts"), rs.getLong("kept_files"),
-        rs.getString("last_error"), JobProgress.fromJson(rs.getString("detail")));
+        rs.getString("last_error"), JobProgress.fromJson(rs.getString("detail")), rs.getString("ended_by"),
+        rs.getString("end_reason"));
   };
 }

@@ -27,6 +27,22 @@ public final class HeldJobs {
     return new HoldDao(h).covering(job.catalogId(), job.namespace(), job.objectName(), now);
   }
 
+  /**
+   * {@link #holding} for a claim: the job's row is locked by the caller (the claim's own lock), then
+   * the claims lock is taken before the holds are read, so a hold being placed either committed
+   * before (and defers this job) or reads this job {@code RUNNING} (and names it in its answer)
+   * (docs/design/0444-legal-holds.md "A hold and a purge racing"). Lock order: job row, then claims
+   * lock, as a job's end.
+   */
+  public static Optional<Hold> holdingAtClaim(Handle h, CleanupJob job, long now) {
+    if (job.objectType() != CleanupObjectType.TABLE) {
+      return Optional.empty();
+    }
+    HoldDao holds = new HoldDao(h);
+    holds.lock();
+    return holds.covering(job.catalogId(), job.namespace(), job.objectName(), now);
+  }
+
   /** The outcome of a run stopped by the hold: back to {@code PENDING} until {@link #waitMs}. */
   public static PurgeOutcome.Held outcome(Hold hold, long now) {
     return new PurgeOutcome.Held(reason(hold), waitMs(hold, now));

@@ -42,6 +42,17 @@ public final class Holds {
   }
 
   /**
+   * A hold as placed, and the table purge jobs it covers that were {@code RUNNING} when it was
+   * (read under the claims lock, in the placing transaction): a job listed here may have deleted
+   * files before the hold and may finish the delete batches already past their check; no other job
+   * deletes a covered file after the hold commits (docs/design/0444-legal-holds.md "A hold and a
+   * purge racing").
+   *
+   * @param runningPurges job ids, ascending; empty when no covered purge was running
+   */
+  public record Placed(Hold hold, List<Long> runningPurges) {}
+
+  /**
    * Places a hold on the object, now (database clock), by {@code placedBy}. A hold not released on
    * the same object is released by {@code placedBy} in the same transaction (replaced; both rows stay
    * in the audit). The object need not exist.
@@ -50,11 +61,11 @@ public final class Holds {
    * @param name the table's name; {@code ""} for a namespace
    * @param reason why; not blank, at most 1024 characters
    * @param expiresAt when the hold stops blocking (ms since epoch), or null for until released
-   * @return the hold as stored
+   * @return the hold as stored, and the covered purges that were running
    * @throws IllegalArgumentException on an empty namespace, a missing or extra name, a blank or too
    *     long reason, or an end time not in the future (nothing changes)
    */
-  public Hold place(String catalogId, Kind kind, String namespace, String name, String placedBy, String reason,
+  public Placed place(String catalogId, Kind kind, String namespace, String name, String placedBy, String reason,
       Long expiresAt) {
     validate(kind, namespace, name);
     if (reason == null || reason.isBlank()) {
@@ -63,16 +74,26 @@ public final class Holds {
     if (reason.length() > 1024) {
       throw new IllegalArgumentException("Invalid hold: reason at most 1024 characters, got " + reason.length());
     }
-    Hold placed = database.jdbi().inTransaction(h -> {
+    Placed placed = database.jdbi().inTransaction(h -> {
+      HoldDao holds = new HoldDao(h);
+      // the lock of a drop's hold check and of a job's claim: each of them ran wholly before this
+      // (its job is RUNNING, read below) or runs after this commits (and sees the hold)
+      holds.lock();
       long now = clock.millis(h);
       if (expiresAt != null && expiresAt <= now) {
         throw new IllegalArgumentException("Invalid hold: expiresAt " + expiresAt + " is not in the future (now " + now + ")");
       }
-      HoldDao holds = new HoldDao(h);
       holds.release(catalogId, kind, namespace, name, placedBy, now);
-      return holds.insert(catalogId, new Hold(ids.get(), kind, namespace, name, placedBy, now, reason, expiresAt, null, null));
+      Hold hold = holds.insert(catalogId, new Hold(ids.get(), kind, namespace, name, placedBy, now, reason, expiresAt, null, null));
+      List<Long> running = new CleanupJobDao(h).running(catalogId, CleanupObjectType.TABLE).stream()
+          .filter(j -> hold.covers(j.namespace(), j.objectName(), now))
+          .map(CleanupJob::jobId)
+          .sorted()
+          .toList();
+      return new Placed(hold, running);
     });
-    LOG.info("Placed {}{}", placed.describe(), expiresAt == null ? "" : " until " + expiresAt);
+    LOG.info("Placed {}{}{}", placed.hold().describe(), expiresAt == null ? "" : " until " + expiresAt,
+        placed.runningPurges().isEmpty() ? "" : "; purges running then: " + placed.runningPurges());
     return placed;
   }
 

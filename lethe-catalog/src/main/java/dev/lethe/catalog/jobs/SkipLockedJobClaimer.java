@@ -29,7 +29,7 @@ public final class SkipLockedJobClaimer implements JobClaimer {
         if (id.isEmpty()) {
           return Optional.<Claimed>empty();
         }
-        Optional<dev.lethe.catalog.entity.HoldDao.Hold> held = HeldJobs.holding(h, jobs.find(id.get()).orElseThrow(), now);
+        Optional<dev.lethe.catalog.entity.HoldDao.Hold> held = HeldJobs.holdingAtClaim(h, jobs.find(id.get()).orElseThrow(), now);
         if (held.isPresent()) {
           jobs.deferHeld(id.get(), now, now - heartbeatTimeoutMs, HeldJobs.waitMs(held.get(), now),
               HeldJobs.reason(held.get()));

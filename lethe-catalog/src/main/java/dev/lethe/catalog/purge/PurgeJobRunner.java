@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -251,6 +252,8 @@ public final class PurgeJobRunner implements JobHandler {
       KeptFiles kept, Lease lease, RunProgress progress) {
     List<ManifestReadFailure> unreadable = new ArrayList<>();
     List<Future<BatchOutcome>> pending = new ArrayList<>();
+    // set by the first batch that finds a hold: no later batch deletes (docs/design/0444-legal-holds.md)
+    AtomicReference<PurgeOutcome> heldNow = new AtomicReference<>();
     if (!progress.start(phase.name())) {
       return Step.end(new PurgeOutcome.LeaseLost());
     }
@@ -271,9 +274,21 @@ public final class PurgeJobRunner implements JobHandler {
           awaitQuietly(pending);
           return Step.end(new PurgeOutcome.Released());
         }
+        if (heldNow.get() != null) {
+          awaitQuietly(pending);
+          logKept(job, kept);
+          return Step.end(heldNow.get());
+        }
         List<String> batch = batches.next();
         pending.add(deletePool.submit(() -> {
-          if (lease.lost()) {
+          if (lease.lost() || heldNow.get() != null) {
+            return new BatchOutcome(0, 0);
+          }
+          // every batch reads the hold just before it deletes: a hold committed before this read
+          // stops it, so after a hold only batches already past this line finish
+          PurgeOutcome held = held(job);
+          if (held != null) {
+            heldNow.compareAndSet(null, held);
             return new BatchOutcome(0, 0);
           }
           BatchOutcome o = FileBatchDeleter.delete(io, phase, batch);
@@ -299,6 +314,11 @@ public final class PurgeJobRunner implements JobHandler {
     }
     if (lease.stopRequested()) {
       return Step.end(new PurgeOutcome.Released());
+    }
+    if (heldNow.get() != null) {
+      // the phase is not finished: the resumed run deletes it again, after the release
+      logKept(job, kept);
+      return Step.end(heldNow.get());
     }
     if (!unreadable.isEmpty()) {
       // rule 4: a manifest it needs is unreadable: stop before the manifests and metadata go, so the
@@ -343,6 +363,10 @@ public final class PurgeJobRunner implements JobHandler {
       // dropped table's own location while the purge ran; the metadata is gone now, so a retry could
       // not rebuild the roots: sweep them once more while they are known
       // (docs/design/0003-purge-sweep-and-kept-files.md)
+      PurgeOutcome held = held(job);
+      if (held != null) {
+        return held;
+      }
       LocationSweep.Result again = LocationSweep.sweep(io, swept, Set.of(), planner.batchSize(),
           () -> lease.lost() || lease.stopRequested());
       filesDeleted.accept(again.deleted());

@@ -14,11 +14,13 @@ import dev.lethe.catalog.jobs.CleanupJobState;
  *     the table's current metadata file is gone
  * @param notRecoverableReason why a deletion that is still in its window cannot be restored (its
  *     files were deleted outside the catalog, docs/design/0301-hollow-restore.md), or null
+ * @param held whether a legal hold covers it at the time of the read: a held deletion no purge
+ *     claimed stays recoverable past its deadline (docs/design/0444-legal-holds.md)
  */
 public record DeletedTable(String name, DeletionRecord record, CleanupJobState purgeJobState, boolean recoverable,
-    String notRecoverableReason) {
+    String notRecoverableReason, boolean held) {
   /** A deleted table whose recoverability is the deletion record's alone. */
   public DeletedTable(String name, DeletionRecord record, CleanupJobState purgeJobState, boolean recoverable) {
-    this(name, record, purgeJobState, recoverable, null);
+    this(name, record, purgeJobState, recoverable, null, false);
   }
 }

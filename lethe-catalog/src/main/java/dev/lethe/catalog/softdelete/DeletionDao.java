@@ -160,6 +160,32 @@ public final class DeletionDao {
   }
 
   /**
+   * How many records past their deadline wait for a purge ({@code DELETED}, no job, {@code
+   * retention_expires_at <= now}): those a legal hold covers at {@code now} ({@code held}) and the
+   * others ({@code expired}), by the one rule of coverage (docs/design/0444-legal-holds.md). One
+   * query over the records past their deadline, one per catalog for its holds.
+   */
+  public PastDeadline pastDeadline(long now) {
+    java.util.Map<String, List<HoldDao.Hold>> holds = new java.util.HashMap<>();
+    long[] counts = new long[2];
+    handle.createQuery("SELECT n.catalog_id, n.name AS ns, t.name AS tname "
+            + "FROM lethe_entity_deletion d LEFT JOIN lethe_table t ON t.table_id = d.entity_id "
+            + "LEFT JOIN lethe_namespace n ON n.namespace_id = t.namespace_id WHERE d.state = 'DELETED' "
+            + "AND d.purge_job_id IS NULL AND d.retention_expires_at <= :now")
+        .bind("now", now)
+        .map((rs, ctx) -> new String[] {rs.getString("catalog_id"), rs.getString("ns"), rs.getString("tname")})
+        .forEach(r -> {
+          boolean held = r[0] != null && holds.computeIfAbsent(r[0], c -> new HoldDao(handle).list(c, false)).stream()
+              .anyMatch(h -> h.covers(r[1], r[2], now));
+          counts[held ? 1 : 0]++;
+        });
+    return new PastDeadline(counts[0], counts[1]);
+  }
+
+  /** Records past their deadline without a job: waiting for the expiry timer, or kept by a hold. */
+  public record PastDeadline(long expired, long held) {}
+
+  /**
    * Claimed records whose cleanup job ended {@code SUCCEEDED}: the candidates of finalization. Read
    * without locks: finalization re-checks each under its row locks.
    *

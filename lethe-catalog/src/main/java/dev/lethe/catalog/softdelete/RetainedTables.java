@@ -2,6 +2,8 @@ package dev.lethe.catalog.softdelete;
 
 import dev.lethe.catalog.entity.CatalogDatabase;
 import dev.lethe.catalog.entity.CatalogRow;
+import dev.lethe.catalog.entity.HoldDao;
+import dev.lethe.catalog.entity.HoldDao.Hold;
 import dev.lethe.catalog.entity.KeysetPage;
 import dev.lethe.catalog.entity.NamespaceDao;
 import dev.lethe.catalog.entity.NamespaceNames;
@@ -44,8 +46,9 @@ final class RetainedTables {
     Optional<List<Listed>> listed = database.jdbi().withHandle(h -> {
       long now = clock.millis(h);
       TableDao tables = new TableDao(h);
+      List<Hold> holds = new HoldDao(h).list(catalog.catalogId(), false);
       return namespace(h, catalog, namespace).map(ns -> new DeletionDao(h).listRetained(ns.namespaceId()).stream()
-          .map(r -> listed(tables, r, now))
+          .map(r -> listed(tables, r, now, held(holds, ns, r, now)))
           .toList());
     });
     return listed.map(l -> withFileCheck(catalog, l));
@@ -56,8 +59,9 @@ final class RetainedTables {
     Optional<KeysetPage<Listed>> listed = database.jdbi().withHandle(h -> {
       long now = clock.millis(h);
       TableDao tables = new TableDao(h);
+      List<Hold> holds = new HoldDao(h).list(catalog.catalogId(), false);
       return namespace(h, catalog, namespace).map(ns -> new DeletionDao(h).listRetainedPage(ns.namespaceId(), after, size)
-          .map(r -> listed(tables, r, now)));
+          .map(r -> listed(tables, r, now, held(holds, ns, r, now))));
     });
     return listed.map(page -> new KeysetPage<>(withFileCheck(catalog, page.items()), page.next()));
   }
@@ -72,18 +76,25 @@ final class RetainedTables {
     return database.jdbi().withHandle(h -> {
       long now = clock.millis(h);
       TableDao tables = new TableDao(h);
+      List<Hold> holds = new HoldDao(h).list(catalog.catalogId(), false);
       return namespace(h, catalog, id.namespace())
-          .flatMap(ns -> new DeletionDao(h).findRetained(ns.namespaceId(), id.name()))
-          .map(r -> listed(tables, r, now));
+          .flatMap(ns -> new DeletionDao(h).findRetained(ns.namespaceId(), id.name())
+              .map(r -> listed(tables, r, now, held(holds, ns, r, now))));
     });
   }
 
   /** A retained table read from the database, and the metadata file the listing checks. */
   record Listed(DeletedTable table, String metadataLocation) {}
 
-  private static Listed listed(TableDao tables, RetainedDeletion r, long now) {
+  /** Whether a hold covers the retained table at {@code now}, by the one rule of coverage. */
+  private static boolean held(List<Hold> holds, NamespaceRow ns, RetainedDeletion r, long now) {
+    return holds.stream().anyMatch(x -> x.covers(ns.name(), r.tableName(), now));
+  }
+
+  private static Listed listed(TableDao tables, RetainedDeletion r, long now, boolean held) {
+    // a held table past its deadline is still restorable, so listed recoverable (docs/design/0444-legal-holds.md)
     DeletedTable t = new DeletedTable(r.tableName(), r.record(), r.purgeJobState(),
-        SoftDeletePlanner.recoverable(r.record(), now));
+        SoftDeletePlanner.recoverable(r.record(), now, held), null, held);
     return new Listed(t, tables.findById(r.record().entityId()).map(TableRow::metadataLocation).orElse(null));
   }
 
@@ -105,7 +116,7 @@ final class RetainedTables {
         if (t.recoverable() && l.metadataLocation() != null) {
           try {
             if (ReadableFiles.checkMetadataFile(l.metadataLocation(), probe) instanceof ReadableFiles.Hollow hollow) {
-              t = new DeletedTable(t.name(), t.record(), t.purgeJobState(), false, hollow.reason());
+              t = new DeletedTable(t.name(), t.record(), t.purgeJobState(), false, hollow.reason(), t.held());
             }
           } catch (RuntimeException e) {
             LOG.warn("Cannot check the metadata file of retained table {}: {}", t.name(), e.toString());

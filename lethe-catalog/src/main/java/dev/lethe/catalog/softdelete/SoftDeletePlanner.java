@@ -45,7 +45,17 @@ public final class SoftDeletePlanner {
    * purge_job_id IS NULL}.
    */
   public static boolean recoverable(DeletionRecord record, long now) {
-    return record.state() == DeletionState.DELETED && now < record.retentionExpiresAt() && record.purgeJobId() == null;
+    return recoverable(record, now, false);
+  }
+
+  /**
+   * As {@link #recoverable(DeletionRecord, long)}, where {@code held} says a legal hold covers the
+   * table: a held record no purge claimed stays recoverable past its deadline, as {@link
+   * #planRestore(Optional, Optional, long, boolean)} restores it (docs/design/0444-legal-holds.md).
+   */
+  public static boolean recoverable(DeletionRecord record, long now, boolean held) {
+    return record.state() == DeletionState.DELETED && (now < record.retentionExpiresAt() || held)
+        && record.purgeJobId() == null;
   }
 
   /**

@@ -366,6 +366,11 @@ class JobControlTest {
     assertThat(answered.lastError()).isEqualTo("manifest unreadable");
     assertThat(row(id)).isEqualTo(answered);
     assertThat(receiptStates(id)).as("an abandoned job leaves a receipt").containsExactly("ABANDONED");
+    CleanupReceipt receipt = db.jdbi().withHandle(h -> CleanupReceipts.find(h, main.catalogId(), id)).orElseThrow();
+    assertThat(receipt.endedBy()).as("who ended it, on the receipt").isEqualTo(ADMIN);
+    assertThat(receipt.endReason()).isEqualTo("removed s3://b/db/t by hand");
+    assertThat(receipt.endedAt()).isEqualTo(answered.endedAt());
+    assertThat(receipt.summary()).endsWith(", ended by " + ADMIN + " (removed s3://b/db/t by hand)");
   }
 
   private List<String> receiptStates(long jobId) {
@@ -444,6 +449,10 @@ class JobControlTest {
     assertThat(answered.endedAt()).isNotNull();
     assertThat(row(dropped.jobId())).isEqualTo(answered);
     assertThat(receiptStates(dropped.jobId())).as("a rescued job leaves a receipt").containsExactly("CANCELLED");
+    CleanupReceipt receipt = db.jdbi().withHandle(h -> CleanupReceipts.find(h, main.catalogId(), dropped.jobId()))
+        .orElseThrow();
+    assertThat(receipt.endedBy()).isEqualTo(ADMIN);
+    assertThat(receipt.endReason()).isEqualTo("dropped the wrong table");
     Table back = catalog.loadTable(id("t"));
     assertThat(back.location()).isEqualTo(table.location());
     assertThat(ParquetTables.rows(back).stream().map(Object::toString).sorted().toList()).isEqualTo(rows);

@@ -46,11 +46,11 @@ abstract class HoldFixture extends SoftDeleteFixture {
   }
 
   HoldDao.Hold holdTable(Namespace ns, String name) {
-    return holds.place(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, "legal", "matter 42", null);
+    return holds.place(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, "legal", "matter 42", null).hold();
   }
 
   HoldDao.Hold holdNamespace(Namespace ns) {
-    return holds.place(row.catalogId(), HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ns), "", "legal", "matter 7", null);
+    return holds.place(row.catalogId(), HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ns), "", "legal", "matter 7", null).hold();
   }
 
   List<HoldDao.Hold> releaseTable(Namespace ns, String name) {

@@ -60,9 +60,11 @@ final class CatalogDeletedCommand implements Callable<Integer> {
       long expiresAt = d.path("retentionExpiresAt").asLong();
       String state = d.path("state").asText();
       boolean recoverable = d.path("recoverable").asBoolean();
+      // a legal hold keeps it past its deadline: no time runs out (docs/design/0444-legal-holds.md)
+      boolean held = d.path("held").asBoolean() && "DELETED".equals(state);
       rows.add(new String[] {
           d.path("name").asText(), d.path("entityId").asText(), utc(d.path("deletedAt").asLong()), utc(expiresAt),
-          timeLeft(expiresAt, now, recoverable, state), d.path("deletedBy").asText(),
+          held ? "held" : timeLeft(expiresAt, now, recoverable, state), d.path("deletedBy").asText(),
           String.valueOf(d.path("purgeRequested").asBoolean()), String.valueOf(recoverable), state,
           d.path("purgeJobState").asText("-")});
     }
@@ -78,7 +80,7 @@ final class CatalogDeletedCommand implements Callable<Integer> {
    * ({@code 2d 3h}, {@code 23h 59m}, {@code 4m 10s}, {@code 9s}; {@code 0s} if this clock is ahead
    * of the database's); {@code expired} once the deadline passed (or the server says it is no longer
    * recoverable while {@code DELETED}); {@code -} when a purge owns it before its deadline (admin
-   * purge-now).
+   * purge-now). A {@code DELETED} one a legal hold covers shows {@code held} instead (see {@link #print}).
    *
    * @param expiresAt the deadline, ms since epoch
    * @param now this clock, ms since epoch

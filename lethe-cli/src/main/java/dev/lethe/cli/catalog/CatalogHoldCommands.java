@@ -70,6 +70,13 @@ final class CatalogHoldCommands {
       }
       PrintWriter out = spec.commandLine().getOut();
       print(out, JSON.createArrayNode().add(answer.body()));
+      List<String> running = new ArrayList<>();
+      answer.body().path("runningPurges").forEach(j -> running.add(j.asText()));
+      if (!running.isEmpty()) {
+        // docs/design/0444-legal-holds.md: such a purge may have deleted files before the hold
+        out.println("purges running as the hold was placed (some files may be gone already): jobs "
+            + String.join(", ", running));
+      }
       out.flush();
       return 0;
     }

@@ -85,6 +85,10 @@ final class CatalogReceiptCommand implements Callable<Integer> {
     if (r.path("lastError").isTextual()) {
       out.println("last error: " + r.path("lastError").asText().replace('\n', ' '));
     }
+    if (r.path("endedBy").isTextual()) {
+      out.println("ended by " + r.path("endedBy").asText() + (r.path("endReason").isTextual()
+          ? ": " + r.path("endReason").asText().replace('\n', ' ') : ""));
+    }
   }
 
   private static String sample(JsonNode s) {

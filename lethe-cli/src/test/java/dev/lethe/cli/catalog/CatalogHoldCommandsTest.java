@@ -138,6 +138,28 @@ class CatalogHoldCommandsTest {
   }
 
   @Test
+  void aNamespaceLevelWithADotIsNamedByTheJsonArraySpellingInHoldReleaseAndHolds() throws Exception {
+    assertThat(send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"x.y\"]}").statusCode()).isEqualTo(200);
+
+    assertThat(run(ADMIN, "hold", "table", "[\"x.y\",\"t\"]", "--reason", "exact")).as(err.toString()).isZero();
+    assertThat(out.toString()).as("printed in the same spelling").contains("[\"x.y\",\"t\"]");
+    assertThat(run(ADMIN, "hold", "namespace", "[\"x.y\"]", "--reason", "whole")).as(err.toString()).isZero();
+    assertThat(run(ADMIN, "holds")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("[\"x.y\",\"t\"]").contains("[\"x.y\"]").contains("exact").contains("whole");
+    HttpResponse<String> stored = send("GET", "/api/metalakes/default/catalogs/main/holds", null);
+    assertThat(stored.body()).as("one level x.y, not x / y").contains("\"namespace\":[\"x.y\"]")
+        .doesNotContain("\"namespace\":[\"x\",\"y\"]");
+
+    assertThat(run(ADMIN, "release", "table", "[\"x.y\",\"t\"]")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("[\"x.y\",\"t\"]").contains("exact");
+    assertThat(run(ADMIN, "release", "namespace", "[\"x.y\"]")).as(err.toString()).isZero();
+    assertThat(run(ADMIN, "holds")).as(err.toString()).isZero();
+    assertThat(out.toString().lines().count()).as("only the header: " + out).isEqualTo(1);
+    assertThat(run(ADMIN, "holds", "--released")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("[\"x.y\",\"t\"]").contains("[\"x.y\"]");
+  }
+
+  @Test
   void aBadUntilOrArgumentExits2WithOneLineAndStoresNothing() throws Exception {
     for (String bad : new String[] {"tomorrow", "2001-01-01T00:00:00Z", "1", "99999999999999999999",
         "+1000000000-01-01T00:00:00Z", "-5", ""}) {

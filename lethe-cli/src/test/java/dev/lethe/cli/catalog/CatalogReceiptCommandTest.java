@@ -85,6 +85,18 @@ class CatalogReceiptCommandTest {
   }
 
   @Test
+  void receiptOfAJobAnOperatorEndedSaysWhoAndWhy() throws Exception {
+    StringWriter printed = new StringWriter();
+    PrintWriter w = new PrintWriter(printed);
+    CatalogReceiptCommand.print(w, new ObjectMapper().readTree("{\"jobId\":7,\"receiptId\":3,\"objectType\":\"TABLE\","
+        + "\"namespace\":[\"sales\"],\"name\":\"orders\",\"state\":\"ABANDONED\",\"endedBy\":\"root\","
+        + "\"endReason\":\"removed by\\nhand\"}"));
+    w.flush();
+    assertThat(printed.toString()).contains("TABLE sales.orders ABANDONED").contains("ended by root: removed by hand");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
   void aJobWithoutReceiptIsExit1AndABadIdExit2WithOneLineOnStderr() {
     int code = run("catalog", "receipt", "--server", "http://127.0.0.1:" + server.port(), Long.toString(id + 1000));
     assertThat(code).isEqualTo(1);

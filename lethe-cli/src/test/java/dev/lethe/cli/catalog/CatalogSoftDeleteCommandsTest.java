@@ -99,6 +99,22 @@ class CatalogSoftDeleteCommandsTest {
   }
 
   @Test
+  void deletedShowsAHeldTablePastItsDeadlineRecoverableAndHeld() throws Exception {
+    start(0, null); // past the deadline at once
+    HttpResponse<String> hold = send("PUT", "/api/metalakes/default/catalogs/main/holds",
+        "{\"kind\":\"table\",\"namespace\":[\"sales\"],\"name\":\"orders\",\"reason\":\"case 9\"}");
+    assertThat(hold.statusCode()).as(hold.body()).isEqualTo(200);
+    drop("sales", "orders");
+
+    int code = run("catalog", "deleted", "--catalog", "main", "sales", "--server", base());
+
+    assertThat(code).as(err.toString()).isZero();
+    String[] row = out.toString().split("\n")[1].split(" +");
+    assertThat(row[4]).as(out.toString()).isEqualTo("held");
+    assertThat(row).endsWith("anonymous", "true", "true", "DELETED", "-");
+  }
+
+  @Test
   void deletedListsTheDroppedTableWithItsTimeLeft() throws Exception {
     start(86_400_000L, null);
     createTable("sales", "kept");

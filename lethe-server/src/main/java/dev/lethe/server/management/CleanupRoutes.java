@@ -389,6 +389,9 @@ public final class CleanupRoutes {
     m.put("kept", kept);
     m.put("leftovers", sampleView(t.leftovers(), shown));
     m.put("lastError", r.lastError() == null ? null : shown.apply(r.lastError()));
+    // an operator's abandon or rescue: who and why, as on the job row (docs/design/0445-job-progress-and-receipts.md)
+    m.put("endedBy", r.endedBy());
+    m.put("endReason", r.endReason());
     return m;
   }
 

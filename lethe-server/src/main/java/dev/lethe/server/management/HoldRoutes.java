@@ -29,7 +29,9 @@ import java.util.Set;
  *   <li>{@code PUT …/holds} (admin), body {@code {"kind": "table|namespace", "namespace": ["a", …],
  *       "name": "t" (not for a namespace), "reason": "…" (required), "expiresAt": ms since epoch or an
  *       ISO-8601 instant (optional)}}: 200 with the hold as stored (placing it again replaces it; the
- *       old one is kept as released).
+ *       old one is kept as released) and {@code runningPurges}: the ids of covered table purges that
+ *       were {@code RUNNING} as it was placed (they may have deleted files before it; empty: none did
+ *       after it).
  *   <li>{@code DELETE …/holds?kind=&namespace=&name=} (admin; {@code namespace} levels joined by
  *       U+001F or '.'): 200 {@code {"released": [hold…]}}, or 404 when no hold is placed on it.
  * </ul>
@@ -89,9 +91,12 @@ public final class HoldRoutes {
       NamedTargets.checkName("table", name);
     }
     NamedTargets.checkReason(reason, NOUN);
-    HoldDao.Hold h = holds.place(catalog.row().catalogId(), kind, namespace,
+    Holds.Placed placed = holds.place(catalog.row().catalogId(), kind, namespace,
         name == null ? "" : name, access.principal(auth), reason, expiresAt(body.get("expiresAt")));
-    ctx.status(200).json(HoldView.of(h));
+    Map<String, Object> answer = HoldView.of(placed.hold());
+    // a covered purge already running may have deleted files before the hold (docs/design/0444-legal-holds.md)
+    answer.put("runningPurges", placed.runningPurges());
+    ctx.status(200).json(answer);
   }
 
   private void release(Context ctx) {

@@ -235,7 +235,7 @@ public final class SoftDeleteRoutes {
     ctx.status(200).json(PurgePreviewView.of(id, p, admin));
   }
 
-  /** The safe fields of docs/design/0202-soft-deletion.md §2 plus {@code state} and {@code purgeJobState}; nothing else. */
+  /** The safe fields of docs/design/0202-soft-deletion.md §2 plus {@code state}, {@code held} and {@code purgeJobState}; nothing else. */
   static Map<String, Object> view(DeletedTable t) {
     DeletionRecord r = t.record();
     Map<String, Object> m = new LinkedHashMap<>();
@@ -246,6 +246,7 @@ public final class SoftDeleteRoutes {
     m.put("deletedBy", r.deletedBy());
     m.put("purgeRequested", r.purgeRequested());
     m.put("recoverable", t.recoverable());
+    m.put("held", t.held());
     m.put("state", r.state().name());
     if (t.notRecoverableReason() != null) {
       m.put("reason", t.notRecoverableReason());

@@ -39,15 +39,25 @@ class HoldRoutesTest {
   private ServerHttp http;
 
   private void start(boolean softDeletion) throws Exception {
+    start(softDeletion, Map.of());
+  }
+
+  private void start(boolean softDeletion, Map<String, String> more) throws Exception {
     Path auth = dir.resolve("auth.yaml");
     Files.writeString(auth, "principals:\n"
         + principal("reader", "reader-token", "[main]", "[]")
         + principal("writer", "writer-token", "[main]", "[main]")
         + principal("root", "root-token", "[\"*\"]", "[\"*\"]"));
     server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
-        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, auth, Map.of(ConfigKeys.SOFT_DELETE_ENABLED, String.valueOf(softDeletion),
-            ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0")));
+        ServerConfig.DEFAULT_MAX_REQUEST_BYTES, auth, config(softDeletion, more)));
     http = new ServerHttp(server);
+  }
+
+  private static Map<String, String> config(boolean softDeletion, Map<String, String> more) {
+    Map<String, String> c = new java.util.HashMap<>(more);
+    c.put(ConfigKeys.SOFT_DELETE_ENABLED, String.valueOf(softDeletion));
+    c.put(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0");
+    return c;
   }
 
   @AfterEach
@@ -262,5 +272,40 @@ class HoldRoutesTest {
     HttpResponse<String> purged = http.send("POST", MGMT_TABLE + "t/purge", null, ROOT);
     assertThat(purged.statusCode()).as(purged.body()).isEqualTo(202);
     assertThat(json(purged).get("state").asText()).isEqualTo("PURGING");
+  }
+
+  @Test
+  void aHeldTablePastItsDeadlineIsListedRecoverableAndHeldAndUndropWorks() throws Exception {
+    start(true, Map.of(ConfigKeys.SOFT_DELETE_RETENTION_MS, "0")); // every soft drop is past its deadline at once
+    assertThat(http.send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":[\"db\"]}", ROOT).statusCode())
+        .isEqualTo(200);
+    http.createTable("db", "t", ROOT);
+    http.createTable("db", "u", ROOT);
+    HttpResponse<String> placed = hold("{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"reason\":\"case 8\"}",
+        ROOT);
+    assertThat(placed.statusCode()).as(placed.body()).isEqualTo(200);
+    assertThat(json(placed).get("runningPurges")).as("no purge of db.t was running").isEmpty();
+    for (String name : new String[] {"t", "u"}) {
+      assertThat(http.send("DELETE", NS + "/tables/" + name, null, WRITER).statusCode()).isEqualTo(204);
+    }
+
+    HttpResponse<String> list = http.send("GET", "/api/metalakes/default/catalogs/main/schemas/db/tables?deleted=true",
+        null, ROOT);
+    assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+    Map<String, JsonNode> byName = new java.util.TreeMap<>();
+    for (JsonNode d : json(list).get("deleted")) {
+      byName.put(d.get("name").asText(), d);
+    }
+    assertThat(byName.get("t").get("recoverable").asBoolean()).as(list.body()).isTrue();
+    assertThat(byName.get("t").get("held").asBoolean()).isTrue();
+    assertThat(byName.get("u").get("recoverable").asBoolean()).as("past its deadline, not held").isFalse();
+    assertThat(byName.get("u").get("held").asBoolean()).isFalse();
+    HttpResponse<String> one = http.send("GET", MGMT_TABLE + "t?deleted=true", null, ROOT);
+    assertThat(json(one).get("recoverable").asBoolean()).as(one.body()).isTrue();
+    assertThat(json(one).get("held").asBoolean()).isTrue();
+
+    HttpResponse<String> undrop = http.send("POST", MGMT_TABLE + "t/undrop", null, WRITER);
+    assertThat(undrop.statusCode()).as(undrop.body()).isEqualTo(200);
+    assertThat(http.send("GET", NS + "/tables/t", null, ROOT).statusCode()).isEqualTo(200);
   }
 }

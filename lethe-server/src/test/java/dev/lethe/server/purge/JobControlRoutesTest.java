@@ -213,6 +213,11 @@ class JobControlRoutesTest {
     assertError(send("POST", CLEANUPS + "/" + id + "/retry", null), 409, "CleanupJobStateException", "it is ABANDONED");
     assertError(send("POST", CLEANUPS + "/" + id + "/rescue", null), 409, "CleanupJobStateException", "it is ABANDONED");
     assertThat(json(send("GET", CLEANUPS + "?state=abandoned", null)).get("cleanups")).hasSize(1);
+    JsonNode receipt = json(send("GET", CLEANUPS + "/" + id + "/receipt", null));
+    assertThat(receipt.get("state").asText()).as(receipt.toString()).isEqualTo("ABANDONED");
+    assertThat(receipt.get("endedBy").asText()).as("who ended it, on the receipt").isEqualTo("anonymous");
+    assertThat(receipt.get("endReason").asText()).isEqualTo("removed the leftovers by hand");
+    assertThat(receipt.get("endedAt").asLong()).isEqualTo(answered.get("endedAt").asLong());
   }
 
   @Test

@@ -28,7 +28,7 @@ class SoftDeleteRoutesTest {
   private static final String TABLE_BODY = ServerHttp.TABLE_BODY;
   private static final String API = "/api/metalakes/default/catalogs/main/schemas/db/tables";
   private static final List<String> FIELDS =
-      List.of("name", "entityId", "deletedAt", "retentionExpiresAt", "deletedBy", "purgeRequested", "recoverable", "state");
+      List.of("name", "entityId", "deletedAt", "retentionExpiresAt", "deletedBy", "purgeRequested", "recoverable", "held", "state");
 
   @TempDir Path dir;
   private LetheServer server;
