@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A catalog with {@code async-purge.default=true} (soft deletion off): Spark's {@code DROP TABLE …
  * PURGE} with the README's settings answers once the entry is gone and a cleanup job is queued; a
- * worker deletes the files afterwards (docs/purge.md).
+ * worker deletes the files afterwards (docs/purge.md). The purge preview of the live table is what
+ * that job then deletes, file for file ({@link PurgePreviewOracle}).
  */
 class SparkAsyncPurgeTest {
   private static final String CATALOG = "lethe_async";
@@ -67,5 +68,20 @@ class SparkAsyncPurgeTest {
         .until(() -> "SUCCEEDED".equals(server.cleanups("orders").get(0).get("state").asText()));
     assertThat(LetheServer.files(loc)).as("nothing left, .crc checksums included").isEmpty();
     System.out.printf("SparkAsyncPurgeTest: DROP TABLE ... PURGE returned in %d ms%n", dropMillis);
+  }
+
+  @Test
+  void aPreviewOfTheLiveTableIsWhatDropPurgeThenDeletesFileForFile() throws Exception {
+    Path loc = PurgePreviewOracle.write(spark, CATALOG, "ap", "previewed");
+    Map<String, Long> before = PurgePreviewOracle.listing(loc);
+
+    JsonNode preview = PurgePreviewOracle.preview(server, "ap", "previewed");
+    assertThat(preview.get("state").asText()).isEqualTo("LIVE");
+    assertThat(PurgePreviewOracle.listing(loc)).as("a preview deletes nothing").isEqualTo(before);
+
+    spark.sql("DROP TABLE " + CATALOG + ".ap.previewed PURGE");
+    PurgePreviewOracle.awaitJob(server, "previewed");
+
+    PurgePreviewOracle.assertPurgeMatches(preview, before, PurgePreviewOracle.listing(loc));
   }
 }

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * settings the purge goes to the server, the files stay and undrop brings back every row, or the
  * table is purged at its deadline if left alone; without {@code rest-catalog-purge} Spark deletes
  * the files on the driver and undrop refuses (409) rather than restore a hollow table
- * (docs/design/0301-hollow-restore.md). Subclasses choose the catalog database.
+ * (docs/design/0301-hollow-restore.md). The purge preview, live and after the drop, is what an admin's
+ * purge-now then deletes, file for file ({@link PurgePreviewOracle}). Subclasses choose the catalog
+ * database.
  */
 abstract class SparkSoftDeleteTestBase {
   /** Long enough for a drop and an undrop on a busy machine, short enough to wait for in a test. */
@@ -135,5 +137,26 @@ abstract class SparkSoftDeleteTestBase {
     // Iceberg clients still see no table (the other Spark catalog may hold it in its table cache)
     assertThat(server.send("GET", "/iceberg/v1/main/namespaces/sd/tables/hollow").statusCode()).isEqualTo(404);
     assertThatThrownBy(() -> rows(plain, "hollow")).isInstanceOf(AnalysisException.class);
+  }
+
+  @Test
+  void previewsLiveAndAfterTheDropAreWhatPurgeNowThenDeletesFileForFile() throws Exception {
+    Path loc = PurgePreviewOracle.write(spark, readme, "sd", "previewed");
+    JsonNode live = PurgePreviewOracle.preview(server, "sd", "previewed");
+    assertThat(live.get("state").asText()).isEqualTo("LIVE");
+    spark.sql("DROP TABLE " + readme + ".sd.previewed PURGE");
+    Map<String, Long> before = PurgePreviewOracle.listing(loc);
+
+    JsonNode retained = PurgePreviewOracle.preview(server, "sd", "previewed");
+    assertThat(retained.get("state").asText()).isEqualTo("DELETED");
+    // purge-now (202, the job enqueued); should the deadline's expiry have enqueued it first, also 202
+    HttpResponse<String> purge = server.send("POST", "/api/metalakes/default/catalogs/main/schemas/sd/tables/previewed/purge");
+    assertThat(purge.statusCode()).as(purge.body()).isEqualTo(202);
+    PurgePreviewOracle.awaitJob(server, "previewed");
+
+    Map<String, Long> after = PurgePreviewOracle.listing(loc);
+    PurgePreviewOracle.assertPurgeMatches(retained, before, after);
+    // the drop writes no file: the live table's preview said the same
+    PurgePreviewOracle.assertPurgeMatches(live, before, after);
   }
 }
