@@ -88,7 +88,7 @@ final class ServerComponents implements AutoCloseable {
   final CleanupJobListing cleanupJobs;
   final JobControl jobControl;
   final dev.lethe.catalog.softdelete.JobEndings jobEndings;
-  final dev.lethe.catalog.entity.Protections protections;
+  final dev.lethe.catalog.drop.ProtectionControl protections;
   final dev.lethe.catalog.jobs.Holds holds;
   final PageTokenKey pageTokens;
   final Readiness readiness;
@@ -123,11 +123,20 @@ final class ServerComponents implements AutoCloseable {
     CredentialCipher cipher = CredentialCipher.loadOrCreate(AsyncPurgeConfig.encryptionKey(config.properties()),
         config.dataDir().resolve("purge.key"));
     PurgeEventListener logging = new LoggingPurgeEventListener();
-    PurgeEventListener listener = event -> {
-      logging.onEvent(event);
-      // a succeeded cleanup job lets the expiry timer finalize its deletion record at once
-      if (event instanceof PurgeEvent.PurgeCompleted) {
-        wakeups.wakeExpiry();
+    PurgeEventListener listener = new PurgeEventListener() {
+      @Override
+      public void onEvent(PurgeEvent event) {
+        logging.onEvent(event);
+        // a succeeded cleanup job lets the expiry timer finalize its deletion record at once
+        if (event instanceof PurgeEvent.PurgeCompleted) {
+          wakeups.wakeExpiry();
+        }
+      }
+
+      // the audit line of every operator action (docs/design/0447-operator-events.md)
+      @Override
+      public void onOperatorEvent(dev.lethe.catalog.jobs.OperatorEvent event) {
+        logging.onOperatorEvent(event);
       }
     };
     FileIOFactory fileIOs = new FileIOFactory();
@@ -166,10 +175,12 @@ final class ServerComponents implements AutoCloseable {
     // one drop service (one DropPlanner decision) behind the Iceberg and the management DELETE
     drops = new Drops(purge, softDeletes);
     cleanupJobs = new CleanupJobListing(database, purgeSettings.heartbeatTimeoutMs());
-    jobControl = new JobControl(database, workers::wakeUp);
-    jobEndings = new dev.lethe.catalog.softdelete.JobEndings(database, new FileIOFactory(), () -> UUID.randomUUID().toString());
-    protections = new dev.lethe.catalog.entity.Protections(database, clock); // docs/design/0441-drop-protection.md
-    holds = new dev.lethe.catalog.jobs.Holds(database, () -> UUID.randomUUID().toString(), workers::wakeUp); // docs/design/0444-legal-holds.md
+    // every operator action tells the same listener (docs/design/0447-operator-events.md)
+    jobControl = new JobControl(database, workers::wakeUp, listener);
+    jobEndings = new dev.lethe.catalog.softdelete.JobEndings(database, new FileIOFactory(), () -> UUID.randomUUID().toString(),
+        listener);
+    protections = new dev.lethe.catalog.drop.ProtectionControl(database, clock, listener); // docs/design/0441-drop-protection.md
+    holds = new dev.lethe.catalog.jobs.Holds(database, () -> UUID.randomUUID().toString(), workers::wakeUp, listener); // docs/design/0444-legal-holds.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)
     pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)

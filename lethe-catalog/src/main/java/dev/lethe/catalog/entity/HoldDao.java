@@ -117,22 +117,27 @@ public final class HoldDao {
   /**
    * Marks the not-released holds on that object released (the rows stay, as the audit).
    *
-   * @return the holds released, as they are now
+   * @return the holds this call released, as they are now (not one a concurrent release changed first)
    */
   public List<Hold> release(String catalogId, Kind kind, String namespace, String name, String releasedBy, long at) {
-    List<String> ids = handle.createQuery("SELECT hold_id FROM lethe_hold WHERE catalog_id = :c AND hold_key = :k "
+    List<String> seen = handle.createQuery("SELECT hold_id FROM lethe_hold WHERE catalog_id = :c AND hold_key = :k "
             + "AND released_at IS NULL")
         .bind("c", catalogId)
         .bind("k", key(kind, namespace, name))
         .mapTo(String.class)
         .list();
-    for (String id : ids) {
-      handle.createUpdate("UPDATE lethe_hold SET released_by = :by, released_at = :at WHERE hold_id = :id "
+    List<String> ids = new java.util.ArrayList<>();
+    for (String id : seen) {
+      // the row count is the decision: of two concurrent releases one changes the row, and only it
+      // reports the hold (docs/design/0447-operator-events.md: no event for a no-op)
+      if (handle.createUpdate("UPDATE lethe_hold SET released_by = :by, released_at = :at WHERE hold_id = :id "
               + "AND released_at IS NULL")
           .bind("by", releasedBy)
           .bind("at", at)
           .bind("id", id)
-          .execute();
+          .execute() == 1) {
+        ids.add(id);
+      }
     }
     return ids.isEmpty() ? List.of() : handle.createQuery("SELECT " + COLUMNS + " FROM lethe_hold WHERE hold_id IN (<ids>)")
         .bindList("ids", ids)

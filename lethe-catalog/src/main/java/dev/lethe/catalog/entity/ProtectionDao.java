@@ -97,14 +97,30 @@ public final class ProtectionDao {
     return p;
   }
 
-  /** Clears the protection on that object; returns whether there was one. */
-  public boolean clear(String catalogId, Kind kind, String namespace, String name) {
+  /**
+   * Clears the protection on that object.
+   *
+   * @return the protection as it was stored; empty when there was none (nothing changed)
+   */
+  public Optional<Protection> clear(String catalogId, Kind kind, String namespace, String name) {
     lock();
-    return handle
+    // read under the lock every change of protections takes, so the row read is the row deleted
+    Optional<Protection> stored = handle
+        .createQuery("SELECT kind, namespace, name, set_by, set_at, reason FROM lethe_protection "
+            + "WHERE catalog_id = :c AND protection_key = :k")
+        .bind("c", catalogId)
+        .bind("k", key(kind, namespace, name))
+        .map(ROWS)
+        .findOne();
+    if (stored.isEmpty()) {
+      return stored;
+    }
+    int deleted = handle
         .createUpdate("DELETE FROM lethe_protection WHERE catalog_id = :c AND protection_key = :k")
         .bind("c", catalogId)
         .bind("k", key(kind, namespace, name))
-        .execute() == 1;
+        .execute();
+    return deleted == 1 ? stored : Optional.empty();
   }
 
   /**

@@ -84,9 +84,10 @@ public final class Protections {
   /**
    * Clears the protection on the object.
    *
-   * @return whether there was one
+   * @return the protection as it was stored; empty when there was none
    */
-  public boolean unprotect(String catalogId, ProtectionDao.Kind kind, String namespace, String name) {
+  public Optional<ProtectionDao.Protection> unprotect(String catalogId, ProtectionDao.Kind kind, String namespace,
+      String name) {
     validate(kind, namespace, name);
     return database.jdbi().inTransaction(h -> new ProtectionDao(h).clear(catalogId, kind, namespace, name));
   }

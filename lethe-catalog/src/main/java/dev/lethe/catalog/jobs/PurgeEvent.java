@@ -2,7 +2,9 @@ package dev.lethe.catalog.jobs;
 
 /**
  * Events of the asynchronous purge (docs/design/0201-cleanup-jobs.md §9 and its phase 2), delivered to every {@link
- * PurgeEventListener}. Jobs in events never expose FileIO properties ({@link CleanupJob#toString}).
+ * PurgeEventListener}. Jobs in events never expose FileIO properties ({@link CleanupJob#toString}). What an
+ * operator does (retry, run-now, abandon, rescue, holds, protections) is an {@link OperatorEvent}, a sibling:
+ * a hold or a protection has no job (docs/design/0447-operator-events.md).
  */
 public sealed interface PurgeEvent {
   /** The job concerned. */

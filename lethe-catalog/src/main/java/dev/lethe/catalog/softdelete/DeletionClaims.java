@@ -84,7 +84,7 @@ final class DeletionClaims {
       applyClaims(h, claimed, now);
       return claimed;
     });
-    log(c);
+    log(c, true, requestedBy);
     return c;
   }
 
@@ -109,7 +109,7 @@ final class DeletionClaims {
         }
       }
     }
-    applied.forEach(this::log);
+    applied.forEach(c -> log(c, false, null));
     return applied;
   }
 
@@ -186,14 +186,20 @@ final class DeletionClaims {
     }
   }
 
-  private void log(Claimed c) {
+  /**
+   * @param purgedNow a purge-now's claim, not the timer's
+   * @param requestedBy the admin of a purge-now
+   */
+  private void log(Claimed c, boolean purgedNow, String requestedBy) {
+    // a purge-now ends a deletion before its deadline: "expired" would misread it
+    String how = purgedNow ? "purged now by " + requestedBy : "expired";
     if (c.decision() instanceof EnqueuePurge e) {
       // the entity id the listings show, not the internal deletion id
-      LOG.info("Deletion of table {} (entityId {}) expired: PURGING, cleanup job {} enqueued", e.row().name(),
-          e.record().entityId(), c.purgeJobId());
+      LOG.info("Deletion of table {} (entityId {}) {}: PURGING, cleanup job {} enqueued", e.row().name(),
+          e.record().entityId(), how, c.purgeJobId());
     } else if (c.decision() instanceof RemoveMetadata m) {
-      LOG.info("Deletion of entityId {} expired: metadata removed (purgeRequested=false, files kept)",
-          m.record().entityId());
+      LOG.info("Deletion of entityId {} {}: metadata removed (purgeRequested=false, files kept)",
+          m.record().entityId(), how);
     }
   }
 

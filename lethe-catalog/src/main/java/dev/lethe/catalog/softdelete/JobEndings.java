@@ -19,6 +19,9 @@ import dev.lethe.catalog.jobs.CleanupObjectType;
 import dev.lethe.catalog.jobs.DatabaseClock;
 import dev.lethe.catalog.jobs.NameReuseGuard;
 import dev.lethe.catalog.jobs.NoSuchCleanupJobException;
+import dev.lethe.catalog.jobs.OperatorEvent;
+import dev.lethe.catalog.jobs.OperatorEvents;
+import dev.lethe.catalog.jobs.PurgeEventListener;
 import dev.lethe.catalog.location.ClaimOwner;
 import dev.lethe.catalog.location.LocationClaims;
 import dev.lethe.catalog.location.TableRoots;
@@ -47,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * a {@code FAILED} job whose leftovers were removed by hand ({@code ABANDONED}), {@link #rescue} a
  * {@code PENDING} or {@code FAILED} job by putting its table back ({@code CANCELLED}). Each is one
  * guarded {@code UPDATE} of the job row in one transaction with everything it implies; a refusal
- * rolls it back. Beside {@code jobs.JobControl} (retry, run-now), here because both touch the soft
- * deletion's records.
+ * rolls it back; a committed one is told to the listener as an {@link OperatorEvent}
+ * (docs/design/0447-operator-events.md). Beside {@code jobs.JobControl} (retry, run-now), here because
+ * both touch the soft deletion's records.
  */
 public final class JobEndings {
   private static final Logger LOG = LoggerFactory.getLogger(JobEndings.class);
@@ -57,17 +61,21 @@ public final class JobEndings {
   private final DatabaseClock clock;
   private final FileIOFactory fileIOFactory;
   private final Supplier<String> ids;
+  private final PurgeEventListener listener;
 
   /**
    * @param database the catalog database holding the jobs
    * @param fileIOFactory builds the catalog's FileIO for the rescue's file check
    * @param ids source of new table ids (UUID strings) for a rescued table
+   * @param listener told of each abandon and rescue, after its commit
    */
-  public JobEndings(CatalogDatabase database, FileIOFactory fileIOFactory, Supplier<String> ids) {
+  public JobEndings(CatalogDatabase database, FileIOFactory fileIOFactory, Supplier<String> ids,
+      PurgeEventListener listener) {
     this.database = Objects.requireNonNull(database, "database");
     this.clock = DatabaseClock.of(database.vendor());
     this.fileIOFactory = Objects.requireNonNull(fileIOFactory, "fileIOFactory");
     this.ids = Objects.requireNonNull(ids, "ids");
+    this.listener = Objects.requireNonNull(listener, "listener");
   }
 
   /**
@@ -131,6 +139,7 @@ public final class JobEndings {
       return now;
     });
     LOG.info("Cleanup job {} ({}) abandoned by {}: {}", jobId, qualified(job), endedBy, why);
+    OperatorEvents.deliver(listener, new OperatorEvent.JobAbandoned(job, endedBy, job.endedAt(), why));
     return job;
   }
 
@@ -177,6 +186,7 @@ public final class JobEndings {
     CleanupJob job = database.jdbi().inTransaction(h -> rescueOnce(h, catalog, seen, id, endedBy, why));
     LOG.info("Cleanup job {} cancelled by {}'s rescue: table {} is back{}", jobId, endedBy, qualified(job),
         why == null ? "" : ": " + why);
+    OperatorEvents.deliver(listener, new OperatorEvent.JobRescued(job, endedBy, job.endedAt(), why));
     return job;
   }
 

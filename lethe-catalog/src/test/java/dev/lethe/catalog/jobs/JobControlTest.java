@@ -68,7 +68,7 @@ class JobControlTest {
     this.backend = backend;
     settings = JdbcBackends.fresh(backend, tmp);
     db = CatalogDatabase.open(settings);
-    return new JobControl(db, wakes::incrementAndGet);
+    return new JobControl(db, wakes::incrementAndGet, e -> {});
   }
 
   private IcebergCatalogs catalogs;
@@ -127,7 +127,7 @@ class JobControlTest {
     JobControl control = open(backend);
     long id = job(CleanupJobState.FAILED, HOUR);
 
-    CleanupJob answered = control.retry(CATALOG, "main", id);
+    CleanupJob answered = control.retry(CATALOG, "main", id, "root");
 
     assertThat(answered.state()).isEqualTo(CleanupJobState.PENDING);
     assertThat(answered.attempts()).isZero();
@@ -147,7 +147,7 @@ class JobControlTest {
       long id = job(state, state == CleanupJobState.PENDING ? HOUR : null);
       CleanupJob before = row(id);
 
-      assertThatThrownBy(() -> control.retry(CATALOG, "main", id))
+      assertThatThrownBy(() -> control.retry(CATALOG, "main", id, "root"))
           .isInstanceOfSatisfying(CleanupJobStateException.class, e -> assertThat(e.state()).isEqualTo(state))
           .hasMessage("Cannot retry cleanup job " + id + ": it is " + state + "; only a FAILED job can be retried");
       assertThat(row(id)).as(state.name()).isEqualTo(before);
@@ -162,7 +162,7 @@ class JobControlTest {
     long id = job(CleanupJobState.PENDING, HOUR);
     assertThat(JobClaimer.forDatabase(db).claim(60_000)).isEmpty();
 
-    CleanupJob answered = control.runNow(CATALOG, "main", id);
+    CleanupJob answered = control.runNow(CATALOG, "main", id, "root");
 
     assertThat(answered.state()).isEqualTo(CleanupJobState.PENDING);
     assertThat(answered.attempts()).isEqualTo(3);
@@ -177,7 +177,7 @@ class JobControlTest {
     long id = job(CleanupJobState.PENDING, null);
     CleanupJob before = row(id);
 
-    assertThat(control.runNow(CATALOG, "main", id)).isEqualTo(before);
+    assertThat(control.runNow(CATALOG, "main", id, "root")).isEqualTo(before);
     assertThat(row(id)).isEqualTo(before);
   }
 
@@ -189,7 +189,7 @@ class JobControlTest {
       long id = job(state, null);
       CleanupJob before = row(id);
 
-      assertThatThrownBy(() -> control.runNow(CATALOG, "main", id))
+      assertThatThrownBy(() -> control.runNow(CATALOG, "main", id, "root"))
           .isInstanceOfSatisfying(CleanupJobStateException.class, e -> assertThat(e.state()).isEqualTo(state))
           .hasMessageContaining("it is " + state + "; only a PENDING job can be run now");
       assertThat(row(id)).as(state.name()).isEqualTo(before);
@@ -202,10 +202,10 @@ class JobControlTest {
     JobControl control = open(backend);
     long id = job(CleanupJobState.FAILED, null);
 
-    assertThatThrownBy(() -> control.retry(CATALOG, "main", id + 1000)).isInstanceOf(NoSuchCleanupJobException.class)
+    assertThatThrownBy(() -> control.retry(CATALOG, "main", id + 1000, "root")).isInstanceOf(NoSuchCleanupJobException.class)
         .hasMessage("Cleanup job does not exist in catalog main: " + (id + 1000));
-    assertThatThrownBy(() -> control.retry("cat-2", "other", id)).isInstanceOf(NoSuchCleanupJobException.class);
-    assertThatThrownBy(() -> control.runNow("cat-2", "other", id)).isInstanceOf(NoSuchCleanupJobException.class);
+    assertThatThrownBy(() -> control.retry("cat-2", "other", id, "root")).isInstanceOf(NoSuchCleanupJobException.class);
+    assertThatThrownBy(() -> control.runNow("cat-2", "other", id, "root")).isInstanceOf(NoSuchCleanupJobException.class);
     assertThat(row(id).state()).isEqualTo(CleanupJobState.FAILED);
   }
 
@@ -222,14 +222,14 @@ class JobControlTest {
         TableRoots.assumedFromMetadataFile(before.metadataLocation().replace("/metadata/1.json", "/data/x.parquet")),
         0, "Cannot create db.t"));
 
-    assertThatThrownBy(() -> control.retry(CATALOG, "main", id)).isInstanceOf(AlreadyExistsException.class)
+    assertThatThrownBy(() -> control.retry(CATALOG, "main", id, "root")).isInstanceOf(AlreadyExistsException.class)
         .hasMessageStartingWith("Cannot retry cleanup job " + id);
     assertThat(row(id)).isEqualTo(before);
     assertThat(claims(id)).isEmpty();
     assertThat(wakes).hasValue(0);
 
     db.jdbi().useTransaction(h -> LocationClaims.release(h, ClaimOwner.job(other)));
-    assertThat(control.retry(CATALOG, "main", id).state()).isEqualTo(CleanupJobState.PENDING);
+    assertThat(control.retry(CATALOG, "main", id, "root").state()).isEqualTo(CleanupJobState.PENDING);
     assertThat(claims(id)).hasSize(1);
   }
 
@@ -245,7 +245,7 @@ class JobControlTest {
         Callable<Boolean> retry = () -> {
           start.await(10, TimeUnit.SECONDS);
           try {
-            control.retry(CATALOG, "main", id);
+            control.retry(CATALOG, "main", id, "root");
             return true;
           } catch (CleanupJobStateException e) {
             assertThat(e.state()).isEqualTo(CleanupJobState.PENDING);
@@ -289,7 +289,7 @@ class JobControlTest {
     new PurgeMetrics(registry, db, clock);
     assertThat(registry.get("lethe.purge.jobs.failed").gauge().value()).isEqualTo(2.0);
 
-    control.retry(CATALOG, "main", id);
+    control.retry(CATALOG, "main", id, "root");
     now[0] = now[0].plusSeconds(2); // past the gauge's one-second snapshot
 
     assertThat(registry.get("lethe.purge.jobs.failed").gauge().value()).isEqualTo(1.0);
@@ -312,7 +312,7 @@ class JobControlTest {
     catalog.createNamespace(ParquetTables.NS, Map.of());
     cipher = CredentialCipher.loadOrCreate(null, tmp.resolve("purge.key"));
     enqueuer = new CleanupJobEnqueuer(db, "default", cipher, new FileIOFactory());
-    endings = new JobEndings(db, new FileIOFactory(), () -> UUID.randomUUID().toString());
+    endings = new JobEndings(db, new FileIOFactory(), () -> UUID.randomUUID().toString(), e -> {});
     return catalog.row();
   }
 

@@ -26,8 +26,8 @@ final class FailedJobLocations {
 
   FailedJobLocations(PurgeFixture f) {
     this.f = f;
-    this.control = new JobControl(f.db, () -> {});
-    this.endings = new JobEndings(f.db, new FileIOFactory(), () -> UUID.randomUUID().toString());
+    this.control = new JobControl(f.db, () -> {}, e -> {});
+    this.endings = new JobEndings(f.db, new FileIOFactory(), () -> UUID.randomUUID().toString(), e -> {});
   }
 
   /** A manifest overwritten with garbage, with its original bytes to put back. */
@@ -52,7 +52,7 @@ final class FailedJobLocations {
   }
 
   CleanupJob retry(long jobId) {
-    return control.retry(f.row.catalogId(), "main", jobId);
+    return control.retry(f.row.catalogId(), "main", jobId, "root");
   }
 
   CleanupJob abandon(long jobId) {

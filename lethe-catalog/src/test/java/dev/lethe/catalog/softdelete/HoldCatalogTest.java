@@ -192,7 +192,7 @@ class HoldCatalogTest extends HoldFixture {
     openHolds(backend);
     Table table = createWithData(id("t"));
     long now = db.jdbi().withHandle(h -> dev.lethe.catalog.jobs.DatabaseClock.of(db.vendor()).millis(h));
-    holds.place(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ParquetTables.NS), "t", "legal", "matter short",
+    holds.place(row, HoldDao.Kind.TABLE, NamespaceNames.encode(ParquetTables.NS), "t", "legal", "matter short",
         now + 1500);
     refused(() -> catalog.dropTable(id("t"), true));
     Awaitility.await("the hold's end").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
@@ -205,11 +205,11 @@ class HoldCatalogTest extends HoldFixture {
   void placeAndReleaseAreAuditedAndBadHoldsAreRefused(String backend) throws Exception {
     openHolds(backend);
     String ns = NamespaceNames.encode(ParquetTables.NS);
-    assertThatThrownBy(() -> holds.place(row.catalogId(), HoldDao.Kind.TABLE, ns, "t", "legal", " ", null))
+    assertThatThrownBy(() -> holds.place(row, HoldDao.Kind.TABLE, ns, "t", "legal", " ", null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reason is required");
-    assertThatThrownBy(() -> holds.place(row.catalogId(), HoldDao.Kind.TABLE, ns, "t", "legal", "r", 1000L))
+    assertThatThrownBy(() -> holds.place(row, HoldDao.Kind.TABLE, ns, "t", "legal", "r", 1000L))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in the future");
-    assertThatThrownBy(() -> holds.place(row.catalogId(), HoldDao.Kind.NAMESPACE, ns, "t", "legal", "r", null))
+    assertThatThrownBy(() -> holds.place(row, HoldDao.Kind.NAMESPACE, ns, "t", "legal", "r", null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes no name");
     assertThat(holds.list(row.catalogId(), true)).isEmpty();
 

@@ -34,7 +34,7 @@ abstract class HoldFixture extends SoftDeleteFixture {
 
   void openHolds(String backend) throws Exception {
     open(backend);
-    holds = new Holds(db, () -> UUID.randomUUID().toString(), () -> {});
+    holds = new Holds(db, () -> UUID.randomUUID().toString(), () -> {}, e -> {});
     enqueuer = new CleanupJobEnqueuer(db, "default", cipher, new FileIOFactory());
     AsyncPurgeSettings s = new AsyncPurgeSettings(0, 2, 100, 20, 60_000, 5, 720);
     DeletePool deletes = new DeletePool(s.deleteThreads(), s.deleteThreads());
@@ -46,19 +46,19 @@ abstract class HoldFixture extends SoftDeleteFixture {
   }
 
   HoldDao.Hold holdTable(Namespace ns, String name) {
-    return holds.place(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, "legal", "matter 42", null).hold();
+    return holds.place(row, HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, "legal", "matter 42", null).hold();
   }
 
   HoldDao.Hold holdNamespace(Namespace ns) {
-    return holds.place(row.catalogId(), HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ns), "", "legal", "matter 7", null).hold();
+    return holds.place(row, HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ns), "", "legal", "matter 7", null).hold();
   }
 
   List<HoldDao.Hold> releaseTable(Namespace ns, String name) {
-    return holds.release(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, "legal-2");
+    return holds.release(row, HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, "legal-2");
   }
 
   List<HoldDao.Hold> releaseNamespace(Namespace ns) {
-    return holds.release(row.catalogId(), HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ns), "", "legal-2");
+    return holds.release(row, HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ns), "", "legal-2");
   }
 
   /** Claims and runs jobs on this thread until none is claimable; returns the outcomes. */

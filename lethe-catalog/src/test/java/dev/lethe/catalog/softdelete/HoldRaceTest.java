@@ -66,7 +66,7 @@ class HoldRaceTest extends HoldFixture {
     AtomicReference<Holds.Placed> placed = new AtomicReference<>();
     PurgeJobExecutor e = oneFilePerBatch(() -> {
       if (placed.get() == null) { // after the first batch (one file) of the first phase
-        placed.set(holds.place(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ParquetTables.NS), "t",
+        placed.set(holds.place(row, HoldDao.Kind.TABLE, NamespaceNames.encode(ParquetTables.NS), "t",
             "legal", "matter 9", null));
       }
     });
@@ -90,7 +90,7 @@ class HoldRaceTest extends HoldFixture {
     ParquetTables.createRichTable(catalog, "t", Map.of());
     enqueuer.dropTable(row, id("t"), "bob"); // PENDING, not running
 
-    Holds.Placed p = holds.place(row.catalogId(), HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ParquetTables.NS), "",
+    Holds.Placed p = holds.place(row, HoldDao.Kind.NAMESPACE, NamespaceNames.encode(ParquetTables.NS), "",
         "legal", "matter 9", null);
 
     assertThat(p.runningPurges()).isEmpty();
@@ -125,7 +125,7 @@ class HoldRaceTest extends HoldFixture {
         CompletableFuture<Holds.Placed> hold = CompletableFuture.supplyAsync(() -> {
           await(start);
           spin(spinHold);
-          Holds.Placed p = holds.place(row.catalogId(), HoldDao.Kind.TABLE, NamespaceNames.encode(ParquetTables.NS),
+          Holds.Placed p = holds.place(row, HoldDao.Kind.TABLE, NamespaceNames.encode(ParquetTables.NS),
               name, "legal", "race", null);
           atHold.set(uncheckedFilesUnder(table.location()));
           return p;

@@ -86,6 +86,36 @@ class SoftDeletesTest extends SoftDeleteFixture {
             && !m.contains(r.deletionId()));
   }
 
+  /** A purge-now is an admin's act before the deadline: its line names who, never "expired" (the timer's word). */
+  @org.junit.jupiter.api.Test
+  void aPurgeNowLogLineSaysPurgedNowByWhoAndNotExpired() throws Exception {
+    open("h2");
+    catalog.createTable(id("t"), ParquetTables.SCHEMA);
+    catalog.createTable(id("u"), ParquetTables.SCHEMA);
+    SoftDeletes sd = softDeletes(true, DAY);
+    DeletionRecord purging = drop(sd, "t", true);
+    DeletionRecord kept = drop(sd, "u", false);
+    ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SoftDeletes.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    ch.qos.logback.classic.Level level = log.getLevel();
+    log.setLevel(ch.qos.logback.classic.Level.INFO);
+    long jobId;
+    try {
+      jobId = sd.purgeNow(row, id("t"), "root").purgeJobId();
+      sd.purgeNow(row, id("u"), "root");
+    } finally {
+      log.detachAppender(lines);
+      log.setLevel(level);
+    }
+    assertThat(lines.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).containsExactly(
+        "Deletion of table t (entityId " + purging.entityId() + ") purged now by root: PURGING, cleanup job " + jobId
+            + " enqueued",
+        "Deletion of entityId " + kept.entityId() + " purged now by root: metadata removed (purgeRequested=false, files kept)");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql", "mariadb"})
   void replayedDropCreatesNothingAndDropOfNothingIsNoTable(String backend) throws Exception {

@@ -138,7 +138,7 @@ public final class CleanupRoutes {
 
   @FunctionalInterface
   private interface Action {
-    CleanupJob apply(String catalogId, String catalogName, long jobId);
+    CleanupJob apply(String catalogId, String catalogName, long jobId, String by);
   }
 
   /**
@@ -147,12 +147,13 @@ public final class CleanupRoutes {
    * shape. 404 unknown job and 409 wrong state are thrown by {@link JobControl}.
    */
   private void act(Context ctx, Action action) {
-    access.checkAdmin(AuthorizationHeader.of(ctx));
+    String auth = AuthorizationHeader.of(ctx);
+    access.checkAdmin(auth);
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
     long jobId = jobId(ctx);
     // both actions leave the job PENDING: no lease to show
-    ctx.status(200).json(view(new ListedJob(action.apply(catalog.row().catalogId(), catalog.name(), jobId), null, false),
-        true));
+    ctx.status(200).json(view(new ListedJob(action.apply(catalog.row().catalogId(), catalog.name(), jobId,
+        access.principal(auth)), null, false), true));
   }
 
   /** The {@code id} path part: a positive integer, else 400. */

@@ -91,7 +91,7 @@ public final class HoldRoutes {
       NamedTargets.checkName("table", name);
     }
     NamedTargets.checkReason(reason, NOUN);
-    Holds.Placed placed = holds.place(catalog.row().catalogId(), kind, namespace,
+    Holds.Placed placed = holds.place(catalog.row(), kind, namespace,
         name == null ? "" : name, access.principal(auth), reason, expiresAt(body.get("expiresAt")));
     Map<String, Object> answer = HoldView.of(placed.hold());
     // a covered purge already running may have deleted files before the hold (docs/design/0444-legal-holds.md)
@@ -106,7 +106,7 @@ public final class HoldRoutes {
     HoldDao.Kind kind = kind(ctx.queryParam("kind"));
     String namespace = NamedTargets.queryNamespace(ctx, NOUN);
     String name = ctx.queryParam("name");
-    List<HoldDao.Hold> released = holds.release(catalog.row().catalogId(), kind, namespace, name == null ? "" : name,
+    List<HoldDao.Hold> released = holds.release(catalog.row(), kind, namespace, name == null ? "" : name,
         access.principal(auth));
     if (released.isEmpty()) {
       throw NamedTargets.none(NOUN, kind, ctx, name);

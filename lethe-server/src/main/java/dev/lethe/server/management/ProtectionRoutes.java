@@ -2,6 +2,7 @@ package dev.lethe.server.management;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lethe.catalog.entity.ProtectionDao;
+import dev.lethe.catalog.drop.ProtectionControl;
 import dev.lethe.catalog.entity.Protections;
 import dev.lethe.catalog.iceberg.IcebergCatalogs;
 import dev.lethe.catalog.iceberg.LetheCatalog;
@@ -46,10 +47,10 @@ public final class ProtectionRoutes {
   private static final Set<String> FIELDS = Set.of("kind", "namespace", "name", "reason");
 
   private final IcebergCatalogs catalogs;
-  private final Protections protections;
+  private final ProtectionControl protections;
   private final AccessCheck access;
 
-  public ProtectionRoutes(IcebergCatalogs catalogs, Protections protections, AccessCheck access) {
+  public ProtectionRoutes(IcebergCatalogs catalogs, ProtectionControl protections, AccessCheck access) {
     this.catalogs = catalogs;
     this.protections = protections;
     this.access = access;
@@ -85,7 +86,7 @@ public final class ProtectionRoutes {
       NamedTargets.checkName(kind.name().toLowerCase(Locale.ROOT), name);
     }
     NamedTargets.checkReason(reason, NOUN);
-    Protections.Protected p = protections.protect(catalog.row().catalogId(), kind, namespace,
+    Protections.Protected p = protections.protect(catalog.row(), kind, namespace,
         name == null ? "" : name, access.principal(auth), reason == null ? "" : reason);
     Map<String, Object> answer = ProtectionView.of(p.protection());
     answer.put("exists", p.exists());
@@ -93,12 +94,13 @@ public final class ProtectionRoutes {
   }
 
   private void unprotect(Context ctx) {
-    access.checkAdmin(AuthorizationHeader.of(ctx));
+    String auth = AuthorizationHeader.of(ctx);
+    access.checkAdmin(auth);
     LetheCatalog catalog = ManagementResponses.catalog(ctx, catalogs);
     ProtectionDao.Kind kind = kind(ctx.queryParam("kind"));
     String namespace = NamedTargets.queryNamespace(ctx, NOUN);
     String name = ctx.queryParam("name");
-    if (!protections.unprotect(catalog.row().catalogId(), kind, namespace, name == null ? "" : name)) {
+    if (protections.unprotect(catalog.row(), kind, namespace, name == null ? "" : name, access.principal(auth)).isEmpty()) {
       throw NamedTargets.none(NOUN, kind, ctx, name);
     }
     ctx.status(204);

@@ -2,7 +2,12 @@ package dev.lethe.server.protect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lethe.catalog.jobs.LoggingPurgeEventListener;
 import dev.lethe.server.LetheServer;
 import dev.lethe.server.ServerHttp;
 import dev.lethe.server.auth.TokenHash;
@@ -15,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drop protection over HTTP against a real server (docs/design/0441-drop-protection.md): only an
@@ -107,6 +113,47 @@ class ProtectionRoutesTest {
       assertThat(json(r).get("type").asText()).isEqualTo("IllegalArgumentException");
     }
     assertThat(http.send("DELETE", PROTECTIONS + "?kind=table", null, ROOT).statusCode()).isEqualTo(400);
+  }
+
+  /**
+   * A set and a clear through the routes reach the server's event listener
+   * (docs/design/0447-operator-events.md): its audit line names who, what, which object and why; a
+   * refused set or clear, and a clear of nothing, add no line.
+   */
+  @Test
+  void aSetAndAClearThroughTheRoutesAreToldToTheServersListener() throws Exception {
+    Logger log = (Logger) LoggerFactory.getLogger(LoggingPurgeEventListener.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    log.addAppender(lines);
+    Level level = log.getLevel();
+    log.setLevel(Level.INFO);
+    try {
+      start(false);
+      String body = "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"reason\":\"quarterly close\"}";
+      assertThat(protect(body, WRITER).statusCode()).isEqualTo(403);
+      assertThat(protect("{\"kind\":\"table\",\"namespace\":[\"db\"]}", ROOT).statusCode()).isEqualTo(400);
+      assertThat(operatorLines(lines)).isEmpty();
+
+      assertThat(protect(body, ROOT).statusCode()).isEqualTo(200);
+      assertThat(operatorLines(lines)).containsExactly("Operator root protected table main.db.t: quarterly close");
+
+      String clear = PROTECTIONS + "?kind=table&namespace=db&name=t";
+      assertThat(http.send("DELETE", clear, null, WRITER).statusCode()).isEqualTo(403);
+      assertThat(http.send("DELETE", clear, null, ROOT).statusCode()).isEqualTo(204);
+      assertThat(http.send("DELETE", clear, null, ROOT).statusCode()).isEqualTo(404);
+      assertThat(operatorLines(lines)).containsExactly("Operator root protected table main.db.t: quarterly close",
+          "Operator root cleared the protection on table main.db.t (set by root: quarterly close)");
+    } finally {
+      log.detachAppender(lines);
+      log.setLevel(level);
+    }
+  }
+
+  private static java.util.List<String> operatorLines(ListAppender<ILoggingEvent> lines) {
+    synchronized (lines.list) {
+      return lines.list.stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.startsWith("Operator ")).toList();
+    }
   }
 
   /**
