@@ -126,14 +126,20 @@ public final class HoldDao {
         .bind("k", key(kind, namespace, name))
         .mapTo(String.class)
         .list();
+    List<String> released = new java.util.ArrayList<>();
     for (String id : ids) {
-      handle.createUpdate("UPDATE lethe_hold SET released_by = :by, released_at = :at WHERE hold_id = :id "
+      // the row count decides: of two concurrent releases one updates the row, the other was too late
+      // and is told there was no hold (its answer must not claim, nor its log say, that it released it)
+      if (handle.createUpdate("UPDATE lethe_hold SET released_by = :by, released_at = :at WHERE hold_id = :id "
               + "AND released_at IS NULL")
           .bind("by", releasedBy)
           .bind("at", at)
           .bind("id", id)
-          .execute();
+          .execute() == 1) {
+        released.add(id);
+      }
     }
+    ids = released;
     return ids.isEmpty() ? List.of() : handle.createQuery("SELECT " + COLUMNS + " FROM lethe_hold WHERE hold_id IN (<ids>)")
         .bindList("ids", ids)
         .map(ROWS)
