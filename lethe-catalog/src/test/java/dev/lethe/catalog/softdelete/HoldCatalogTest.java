@@ -226,4 +226,42 @@ class HoldCatalogTest extends HoldFixture {
         .satisfies(h -> assertThat(h.reason()).isEqualTo("matter 42"));
     assertThat(holds.list(row.catalogId(), false)).isEmpty();
   }
+
+  /**
+   * Two admins releasing one hold at once: exactly one is told it released it, and the audit names
+   * that one (the loser's guarded update changes no row, so its answer is "no hold").
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql", "mariadb"})
+  void ofTwoConcurrentReleasesOfOneHoldExactlyOneReleasesIt(String backend) throws Exception {
+    openHolds(backend);
+    Namespace ns = Namespace.of("db");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < Integer.getInteger("lethe.test.rounds", 30); round++) {
+        holdTable(ns, "t" + round);
+        String name = "t" + round;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+        List<java.util.concurrent.Future<List<HoldDao.Hold>>> both = new java.util.ArrayList<>();
+        for (String admin : List.of("admin-a", "admin-b")) {
+          both.add(pool.submit(() -> {
+            start.await();
+            return holds.release(row, HoldDao.Kind.TABLE, NamespaceNames.encode(ns), name, admin);
+          }));
+        }
+        List<String> winners = new java.util.ArrayList<>();
+        for (java.util.concurrent.Future<List<HoldDao.Hold>> f : both) {
+          for (HoldDao.Hold h : f.get(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            winners.add(h.releasedBy());
+          }
+        }
+        assertThat(winners).as("round %d", round).hasSize(1);
+        List<HoldDao.Hold> audit = holds.list(row.catalogId(), true).stream().filter(h -> h.name().equals(name)).toList();
+        assertThat(audit).hasSize(1);
+        assertThat(audit.get(0).releasedBy()).as("the audit names the one told it released it").isEqualTo(winners.get(0));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }

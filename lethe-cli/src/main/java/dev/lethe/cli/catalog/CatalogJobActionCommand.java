@@ -38,6 +38,15 @@ abstract class CatalogJobActionCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     String action = spec.name();
+    // options written before the action are the listing's (lethe catalog jobs --server URL retry 7):
+    // the action would drop them and act on the default server, so they are refused
+    CommandLine jobs = spec.commandLine().getParent();
+    if (jobs != null && jobs.getParseResult() != null && !jobs.getParseResult().matchedOptions().isEmpty()) {
+      String given = jobs.getParseResult().matchedOptions().stream().map(o -> o.longestName())
+          .collect(java.util.stream.Collectors.joining(" "));
+      throw new CommandLine.ParameterException(spec.commandLine(), "Invalid options before '" + action + "': " + given
+          + " (the listing's); write them after it: lethe catalog jobs " + action + " " + given + " ... ID");
+    }
     if (id < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "Invalid ID: expected a positive integer, got " + id);
     }

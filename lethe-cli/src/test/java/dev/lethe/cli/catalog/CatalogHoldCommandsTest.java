@@ -7,6 +7,8 @@ import dev.lethe.server.LetheServer;
 import dev.lethe.server.config.ServerConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +19,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -157,6 +161,51 @@ class CatalogHoldCommandsTest {
     assertThat(out.toString().lines().count()).as("only the header: " + out).isEqualTo(1);
     assertThat(run(ADMIN, "holds", "--released")).as(err.toString()).isZero();
     assertThat(out.toString()).contains("[\"x.y\",\"t\"]").contains("[\"x.y\"]");
+  }
+
+  /** The holds not released, one {@code kind namespace-levels name} line each, from the server. */
+  private List<String> placedHolds() throws Exception {
+    HttpResponse<String> listed = send("GET", "/api/metalakes/default/catalogs/main/holds", null);
+    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+    List<String> holds = new ArrayList<>();
+    for (JsonNode h : new ObjectMapper().readTree(listed.body()).path("holds")) {
+      holds.add(h.path("kind").asText() + " " + h.path("namespace") + " " + h.path("name").asText(""));
+    }
+    return holds.stream().sorted().toList();
+  }
+
+  @Test
+  void releaseOfAMultiLevelNamespaceReleasesExactlyThoseLevelsOnARealServer() throws Exception {
+    for (String ns : new String[] {"[\"sales\",\"eu\"]", "[\"sales.eu\"]", "[\"a\"]", "[\"a\",\"b.c\"]"}) {
+      HttpResponse<String> created = send("POST", "/iceberg/v1/main/namespaces", "{\"namespace\":" + ns + "}");
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    }
+    // placed over HTTP with the exact levels, so the CLI's release alone is under test
+    for (String body : new String[] {
+        "{\"kind\":\"table\",\"namespace\":[\"sales\",\"eu\"],\"name\":\"orders\",\"reason\":\"two levels\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"sales.eu\"],\"name\":\"orders\",\"reason\":\"one level\"}",
+        "{\"kind\":\"table\",\"namespace\":[\"a\",\"b.c\"],\"name\":\"t\",\"reason\":\"dot in the second\"}",
+        "{\"kind\":\"namespace\",\"namespace\":[\"sales\",\"eu\"],\"reason\":\"whole\"}",
+        "{\"kind\":\"namespace\",\"namespace\":[\"sales.eu\"],\"reason\":\"whole, one level\"}"}) {
+      HttpResponse<String> placed = send("PUT", "/api/metalakes/default/catalogs/main/holds", body);
+      assertThat(placed.statusCode()).as(placed.body()).isEqualTo(200);
+    }
+
+    assertThat(run(ADMIN, "release", "table", "sales.eu.orders")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("two levels").doesNotContain("one level");
+    assertThat(placedHolds()).containsExactly("namespace [\"sales\",\"eu\"] ", "namespace [\"sales.eu\"] ",
+        "table [\"a\",\"b.c\"] t", "table [\"sales.eu\"] orders");
+
+    assertThat(run(ADMIN, "release", "table", "[\"a\",\"b.c\",\"t\"]")).as(err.toString()).isZero();
+    assertThat(run(ADMIN, "release", "namespace", "sales.eu")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("whole").doesNotContain("one level");
+    assertThat(placedHolds()).containsExactly("namespace [\"sales.eu\"] ", "table [\"sales.eu\"] orders");
+
+    assertOneLine(run(ADMIN, "release", "table", "a.b.c.t"), 1, "release");
+    assertThat(err.toString()).as("a.b.c is three levels, not a / b.c").contains("No hold");
+    assertThat(run(ADMIN, "release", "table", "[\"sales.eu\",\"orders\"]")).as(err.toString()).isZero();
+    assertThat(run(ADMIN, "release", "namespace", "[\"sales.eu\"]")).as(err.toString()).isZero();
+    assertThat(placedHolds()).isEmpty();
   }
 
   @Test

@@ -185,4 +185,19 @@ class CatalogJobActionCommandTest {
     assertThat(run("catalog", "jobs", "retry", "1", "--server", url, "--catalog", "a/b")).isEqualTo(2);
     assertThat(err.toString().strip()).doesNotContain("\n");
   }
+
+  /**
+   * Options written before the action belong to the listing: the action would drop them and act on
+   * the default server (here none; in production perhaps another one), so it refuses them.
+   */
+  @Test
+  void serverOptionsBeforeTheActionAreRefusedNotDropped() {
+    for (String action : new String[] {"retry", "run-now", "rescue"}) {
+      assertThat(run("catalog", "jobs", "--server", url, action, "1")).as(action).isEqualTo(2);
+      assertThat(err.toString().strip()).as(action).doesNotContain("\n")
+          .startsWith("lethe catalog jobs " + action + ": Invalid options before '" + action + "': --server");
+    }
+    assertThat(run("catalog", "jobs", "--server", url, "--catalog", "main", "abandon", "--reason", "x", "1")).isEqualTo(2);
+    assertThat(err.toString().strip()).doesNotContain("\n").contains("--server").contains("--catalog");
+  }
 }

@@ -38,6 +38,20 @@ public final class JsonBody {
   }
 
   /**
+   * Parses {@code body} strictly, as UTF-8: a byte sequence that is not UTF-8 is not JSON (Jackson's
+   * byte parser refuses it, where decoding to a String first would put U+FFFD in its place).
+   *
+   * @return the value, or null when {@code body} is not one well-formed JSON value
+   */
+  public static JsonNode parseOrNull(byte[] body) {
+    try {
+      return STRICT.readTree(body);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
    * The request's body as a JSON object whose every field is one of {@code fields}.
    *
    * @param noun what the body is, for messages ("hold", "protection")

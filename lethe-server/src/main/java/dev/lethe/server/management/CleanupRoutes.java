@@ -109,11 +109,12 @@ public final class CleanupRoutes {
 
   /** The {@code reason} of an optional JSON object body {@code {"reason": "…"}}; null when absent. */
   private static String reason(Context ctx) {
-    String text = new String(RequestBody.read(ctx), java.nio.charset.StandardCharsets.UTF_8);
-    if (text.isBlank()) {
+    byte[] bytes = RequestBody.read(ctx);
+    if (new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).isBlank()) {
       return null;
     }
-    JsonNode body = JsonBody.parseOrNull(text);
+    // the bytes, not a decoded String: a body that is not UTF-8 is refused, not stored with U+FFFD
+    JsonNode body = JsonBody.parseOrNull(bytes);
     if (body == null) {
       throw new IllegalArgumentException("Invalid body: not JSON; expected {\"reason\": \"...\"}");
     }
@@ -133,6 +134,9 @@ public final class CleanupRoutes {
     if (!reason.isTextual()) {
       throw new IllegalArgumentException("Invalid reason: expected a string");
     }
+    // as a hold's or protection's reason: PostgreSQL refuses U+0000 (a 500), and an unpaired
+    // surrogate would be stored as '?' (docs/design/0400-strict-request-input.md)
+    NamedTargets.checkReason(reason.asText(), "reason");
     return reason.asText();
   }
 
@@ -220,6 +224,7 @@ public final class CleanupRoutes {
     String namespace = nsParam == null || nsParam.isEmpty() ? null : NamespaceNames.encode(parseNamespace(nsParam));
     String name = ctx.queryParam("name");
     String objectName = name == null || name.isEmpty() ? null : name;
+    NamedTargets.checkName("table or view", objectName);
     ListingCursor cursor = ListingCursor.of(pageTokens, ListingCursor.Listing.CLEANUP_JOBS, ctx.pathParam("metalake"),
         catalog.name(), namespace == null ? "" : namespace, objectName == null ? "" : objectName,
         state == null ? "" : state.name());
@@ -264,7 +269,11 @@ public final class CleanupRoutes {
       return jsonNamespace(param);
     }
     String sep = param.contains(NamespaceNames.SEPARATOR) ? NamespaceNames.SEPARATOR : "\\.";
-    return Namespace.of(param.split(sep, -1));
+    Namespace namespace = Namespace.of(param.split(sep, -1));
+    // every spelling is checked as the JSON one is: a level no namespace can have (empty, U+0000,
+    // an unpaired surrogate, too long) is a 400, never a query (PostgreSQL refuses U+0000: a 500)
+    EntityNames.checkNamespace(namespace);
+    return namespace;
   }
 
   private static Namespace jsonNamespace(String param) {

@@ -106,6 +106,7 @@ public final class HoldRoutes {
     HoldDao.Kind kind = kind(ctx.queryParam("kind"));
     String namespace = NamedTargets.queryNamespace(ctx, NOUN);
     String name = ctx.queryParam("name");
+    NamedTargets.checkName(kind.name().toLowerCase(java.util.Locale.ROOT), name);
     List<HoldDao.Hold> released = holds.release(catalog.row(), kind, namespace, name == null ? "" : name,
         access.principal(auth));
     if (released.isEmpty()) {

@@ -100,6 +100,7 @@ public final class ProtectionRoutes {
     ProtectionDao.Kind kind = kind(ctx.queryParam("kind"));
     String namespace = NamedTargets.queryNamespace(ctx, NOUN);
     String name = ctx.queryParam("name");
+    NamedTargets.checkName(kind.name().toLowerCase(java.util.Locale.ROOT), name);
     if (protections.unprotect(catalog.row(), kind, namespace, name == null ? "" : name, access.principal(auth)).isEmpty()) {
       throw NamedTargets.none(NOUN, kind, ctx, name);
     }

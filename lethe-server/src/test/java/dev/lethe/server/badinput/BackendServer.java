@@ -31,7 +31,8 @@ import java.util.stream.Stream;
 final class BackendServer implements AutoCloseable {
   /** The catalog tables a request can change. */
   private static final List<String> TABLES = List.of("lethe_namespace", "lethe_table", "lethe_view",
-      "lethe_location_claim", "lethe_cleanup_job", "lethe_entity_deletion");
+      "lethe_location_claim", "lethe_cleanup_job", "lethe_entity_deletion", "lethe_cleanup_receipt", "lethe_hold",
+      "lethe_protection");
 
   private final FreshStoreDatabases databases = new FreshStoreDatabases();
   private final HttpClient http = HttpClient.newHttpClient();
