@@ -109,6 +109,7 @@ public final class PurgeJobExecutor implements AutoCloseable {
         return new Finished(job, CleanupJobState.RUNNING, null, 0);
       }
       CleanupReceipt[] receipt = {null};
+      CleanupJob[] ended = {job};
       boolean applied = database.background().inTransaction(h -> {
         long now = clock.millis(h);
         boolean written = lease.writeGuarded(last -> new CleanupJobDao(h).finish(job.jobId(), last, write, now), null);
@@ -121,6 +122,8 @@ public final class PurgeJobExecutor implements AutoCloseable {
         if (written && !write.state().active()) {
           // docs/design/0445-job-progress-and-receipts.md: the receipt commits with the end, or neither does
           receipt[0] = CleanupReceipts.write(h, job.jobId(), now);
+          // the end events carry the job as it ended (state, attempts, last error), not as it was claimed
+          ended[0] = new CleanupJobDao(h).find(job.jobId()).orElse(job);
         }
         return written;
       });
@@ -133,12 +136,12 @@ public final class PurgeJobExecutor implements AutoCloseable {
         if (metrics != null) {
           metrics.jobCompleted();
         }
-        emit(new PurgeEvent.PurgeCompleted(job, files, receipt[0]));
+        emit(new PurgeEvent.PurgeCompleted(ended[0], files, receipt[0]));
       } else if (write.state() == CleanupJobState.FAILED) {
         if (metrics != null) {
           metrics.jobFailed();
         }
-        emit(new PurgeEvent.PurgeFailed(job, write.lastError(), receipt[0]));
+        emit(new PurgeEvent.PurgeFailed(ended[0], write.lastError(), receipt[0]));
       } else if (outcome instanceof PurgeOutcome.Released) {
         LOG.info("Cleanup job {} handed back as PENDING: this server is stopping", job.jobId());
       } else {

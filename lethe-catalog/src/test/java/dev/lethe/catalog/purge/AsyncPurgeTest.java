@@ -257,6 +257,9 @@ class AsyncPurgeTest {
     // batches of delete-batch-size (2) files, one bulk call each
     assertThat(gate.callSizes).allSatisfy(n -> assertThat(n).isBetween(1, 2)).contains(2);
     assertEvents(PurgeEvent.PurgeCompleted.class, 1);
+    // the end event carries the job as it ended, not as it was claimed
+    assertThat(events).filteredOn(PurgeEvent.PurgeCompleted.class::isInstance).singleElement()
+        .satisfies(e -> assertThat(e.job().state()).isEqualTo(CleanupJobState.SUCCEEDED));
   }
 
   @ParameterizedTest
@@ -292,6 +295,9 @@ class AsyncPurgeTest {
     assertThat(failed.lastError()).contains("cannot parse metadata file");
     assertThat(gate.totalDeletes()).isZero();
     assertEvents(PurgeEvent.PurgeFailed.class, 1);
+    assertThat(events).filteredOn(PurgeEvent.PurgeFailed.class::isInstance).singleElement()
+        .satisfies(e -> assertThat(e.job()).extracting(CleanupJob::state, CleanupJob::attempts, CleanupJob::lastError)
+            .containsExactly(CleanupJobState.FAILED, 1, failed.lastError()));
     catalog.createTable(id("t"), ParquetTables.SCHEMA); // terminal jobs do not block
   }
 
