@@ -74,6 +74,7 @@ final class HttpApp {
     dev.lethe.server.management.HoldRoutes holdRoutes =
         new dev.lethe.server.management.HoldRoutes(components.catalogs, components.holds, access);
     StoreService storeService = new StoreService(components.store, access);
+    dev.lethe.server.console.ConsoleRoutes console = new dev.lethe.server.console.ConsoleRoutes();
     StoreMetrics storeMetrics = new StoreMetrics(components.registry);
     StoreRoutes storeRoutes = new StoreRoutes(storeService, components.pageTokens, storeMetrics);
     GracefulHandler graceful = new GracefulHandler();
@@ -151,7 +152,7 @@ final class HttpApp {
       c.routes.before(gate::filter);
       // a browser page of another origin can neither write nor read, nor send a non-JSON body
       // (docs/design/0421-no-cross-site-writes.md)
-      c.routes.before(ctx -> crossSite(ctx, allowedOrigins));
+      c.routes.before(ctx -> crossSite(ctx, allowedOrigins, access != AccessCheck.ALLOW_ALL));
       // two credentials are 400 on every route, before any route reads one (docs/design/0410-operations.md §1)
       c.routes.before(AuthorizationHeader::of);
       c.routes.before(ctx -> rejectOversizedBody(ctx, config.maxRequestBytes()));
@@ -161,6 +162,10 @@ final class HttpApp {
       protectionRoutes.register(c.routes);
       holdRoutes.register(c.routes);
       storeRoutes.register(c.routes);
+      // the operator console and the one route it needs to know its caller (docs/design/0449-operator-console.md)
+      new dev.lethe.server.management.WhoAmIRoutes(access, components.catalogs.metalake(),
+          java.util.List.of(ServerComponents.CATALOG)).register(c.routes);
+      console.register(c.routes);
       boolean metricsPublic = OperationsConfig.metricsPublic(config.properties());
       ReadRoutes.getAndHead(c.routes, "/metrics", ctx -> {
         if (!metricsPublic) {
@@ -182,9 +187,12 @@ final class HttpApp {
     }
   }
 
-  private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins) {
+  private static void crossSite(Context ctx, java.util.Set<String> allowedOrigins, boolean authOn) {
+    // the console's own page may call the server only when a token is needed for every call
+    // (docs/design/0449-operator-console.md §4)
+    String ownOrigin = authOn ? CrossSiteRequests.ownOrigin(ctx.scheme(), ctx.header("Host")) : null;
     CrossSiteRequests.Verdict verdict = CrossSiteRequests.decide(ctx.method().name(), ctx.path(), ctx.header("Origin"),
-        ctx.header("Access-Control-Request-Method"), ctx.header("Content-Type"), allowedOrigins);
+        ctx.header("Access-Control-Request-Method"), ctx.header("Content-Type"), allowedOrigins, ownOrigin);
     if (verdict instanceof CrossSiteRequests.Refuse refuse) {
       throw new HttpResponseException(refuse.status(), refuse.message());
     }

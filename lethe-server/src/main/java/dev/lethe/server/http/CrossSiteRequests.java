@@ -10,7 +10,9 @@ import java.util.Set;
  *
  * <ul>
  *   <li>A request carrying an {@code Origin} not in {@code lethe.http.allowed-origins} is refused
- *       {@code 403}, whatever its method (the server's own origin included: Lethe serves no pages).
+ *       {@code 403}, whatever its method, unless it is the server's own origin and auth is on: the
+ *       operator console's page (docs/design/0449-operator-console.md §4) is the one page of that
+ *       origin, and with auth off a DNS-rebinding page would pass for it.
  *   <li>A CORS preflight ({@code OPTIONS} with {@code Origin} and {@code
  *       Access-Control-Request-Method}) from an allowed origin is answered {@code 204}.
  *   <li>A mutation ({@code POST}, {@code PUT}, {@code DELETE}, {@code PATCH}) on a JSON route that
@@ -58,7 +60,20 @@ public final class CrossSiteRequests {
    */
   public static Verdict decide(String method, String path, String origin, String preflightMethod, String contentType,
       Set<String> allowedOrigins) {
-    if (origin != null && !allowedOrigins.contains(normalize(origin))) {
+    return decide(method, path, origin, preflightMethod, contentType, allowedOrigins, null);
+  }
+
+  /**
+   * As {@link #decide(String, String, String, String, String, Set)}, and a request whose {@code
+   * Origin} is {@code ownOrigin} is served as if that origin were allowed.
+   *
+   * @param ownOrigin the server's own origin as this request addressed it ({@link #ownOrigin}), or
+   *     null when its own pages may not call it (auth off)
+   */
+  public static Verdict decide(String method, String path, String origin, String preflightMethod, String contentType,
+      Set<String> allowedOrigins, String ownOrigin) {
+    boolean own = origin != null && ownOrigin != null && normalize(origin).equals(normalize(ownOrigin));
+    if (origin != null && !own && !allowedOrigins.contains(normalize(origin))) {
       return new Refuse(403, "Cannot serve a request from a browser page of origin " + printable(origin)
           + ": it is not in lethe.http.allowed-origins (empty by default); nothing was read or changed");
     }
@@ -71,6 +86,14 @@ public final class CrossSiteRequests {
           + ": send application/json (or none); nothing was read or changed");
     }
     return new Serve(origin);
+  }
+
+  /**
+   * The origin a page served by this request's server has: {@code scheme://host[:port]} from the
+   * request's scheme and {@code Host} header; null without a {@code Host}.
+   */
+  public static String ownOrigin(String scheme, String host) {
+    return host == null || host.isBlank() ? null : scheme + "://" + host;
   }
 
   /** Whether {@code contentType}'s media type is {@code application/json} or {@code application/*+json}. */

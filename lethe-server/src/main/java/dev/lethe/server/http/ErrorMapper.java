@@ -57,7 +57,8 @@ public final class ErrorMapper {
     ICEBERG,
     /**
      * The management routes under {@code /api/} and the operational routes ({@code /metrics},
-     * {@code /healthz}, {@code /readyz}): the non-Iceberg shape (docs/design/0437-one-error-shape.md).
+     * {@code /healthz}, {@code /readyz}) and the console's files under {@code /ui}: the non-Iceberg
+     * shape (docs/design/0437-one-error-shape.md).
      */
     API,
     /** The store routes under {@code /store/}. */
@@ -68,7 +69,7 @@ public final class ErrorMapper {
       if (path.startsWith("/store/")) {
         return STORE;
       }
-      return path.startsWith("/api/") || OPERATIONAL.contains(path) ? API : ICEBERG;
+      return path.startsWith("/api/") || OPERATIONAL.contains(path) || path.equals("/ui") || path.startsWith("/ui/") ? API : ICEBERG;
     }
 
     private static final java.util.Set<String> OPERATIONAL = java.util.Set.of("/metrics", "/healthz", "/readyz");

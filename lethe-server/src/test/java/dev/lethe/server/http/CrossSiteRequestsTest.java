@@ -64,4 +64,21 @@ class CrossSiteRequestsTest {
           .as(bad).isInstanceOf(ConfigException.class).hasMessageContaining("lethe.http.allowed-origins");
     }
   }
+
+  @Test
+  void theServersOwnPageIsServedOnlyWhenItsOriginIsGiven() {
+    String own = CrossSiteRequests.ownOrigin("http", "127.0.0.1:9001");
+    assertThat(own).isEqualTo("http://127.0.0.1:9001");
+    assertThat(CrossSiteRequests.decide("POST", "/api/x", "http://127.0.0.1:9001", null, "application/json", Set.of(), own))
+        .isInstanceOf(CrossSiteRequests.Serve.class);
+    // auth off: no own origin, so the same request is refused as before
+    assertThat(CrossSiteRequests.decide("POST", "/api/x", "http://127.0.0.1:9001", null, "application/json", Set.of(), null))
+        .isInstanceOfSatisfying(CrossSiteRequests.Refuse.class, r -> assertThat(r.status()).isEqualTo(403));
+    // another port or scheme is another origin
+    assertThat(CrossSiteRequests.decide("POST", "/api/x", "http://127.0.0.1:9002", null, "application/json", Set.of(), own))
+        .isInstanceOf(CrossSiteRequests.Refuse.class);
+    assertThat(CrossSiteRequests.decide("POST", "/api/x", "https://127.0.0.1:9001", null, "application/json", Set.of(), own))
+        .isInstanceOf(CrossSiteRequests.Refuse.class);
+    assertThat(CrossSiteRequests.ownOrigin("http", null)).isNull();
+  }
 }

@@ -1,0 +1,167 @@
+// The operator console's main module (docs/design/0449-operator-console.md): sign-in, the two
+// views, and their refresh every few seconds. No data ever goes through innerHTML.
+import { call, jobs, retained, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
+import { el, overviewCard, jobRow } from '/ui/views.js';
+
+const REFRESH_MS = 3000;
+const $ = id => document.getElementById(id);
+let me = null;
+let timer = null;
+let lastJobs = null;
+
+function show(view) {
+  for (const id of ['sign-in', 'overview', 'jobs']) $(id).hidden = id !== view;
+  for (const id of ['overview', 'jobs']) {
+    const tab = $('tab-' + id);
+    if (id === view) tab.setAttribute('aria-current', 'page'); else tab.removeAttribute('aria-current');
+  }
+}
+
+function currentView() {
+  return location.hash === '#jobs' ? 'jobs' : 'overview';
+}
+
+async function signIn(value) {
+  keepToken(value);
+  try {
+    me = await call('GET', '/api/whoami');
+  } catch (e) {
+    forgetToken();
+    me = null;
+    $('sign-in-error').textContent = e instanceof ApiError && e.status === 401
+      ? 'The server did not accept this token: ' + e.message
+      : 'Cannot sign in: ' + e.message;
+    return;
+  }
+  $('sign-in-error').textContent = '';
+  $('token').value = '';
+  $('who').textContent = 'Signed in as ' + me.principal + (me.admin ? ' (admin)' : ' (read-only: no admin actions)');
+  $('sign-out').hidden = false;
+  $('tabs').hidden = false;
+  const select = $('jobs-catalog');
+  select.replaceChildren(...me.catalogs.map(c => el('option', { value: c.name }, c.name)));
+  route();
+}
+
+function signOut() {
+  forgetToken();
+  me = null;
+  clearTimeout(timer);
+  $('who').textContent = '';
+  $('sign-out').hidden = true;
+  $('tabs').hidden = true;
+  $('overview-body').replaceChildren();
+  $('jobs-table').tBodies[0].replaceChildren();
+  lastJobs = null;
+  $('jobs-answer').textContent = '';
+  show('sign-in');
+  $('token').focus();
+}
+
+function route() {
+  if (!me) { show('sign-in'); return; }
+  const view = currentView();
+  show(view);
+  refresh();
+}
+
+async function refresh() {
+  clearTimeout(timer);
+  if (!me) return;
+  const view = currentView();
+  try {
+    if (view === 'overview') await refreshOverview(); else await refreshJobs();
+  } catch (e) {
+    $(view + '-status').textContent = 'Cannot refresh: ' + e.message;
+    if (e instanceof ApiError && e.status === 401) { signOut(); $('sign-in-error').textContent = 'Signed out: ' + e.message; return; }
+  }
+  timer = setTimeout(refresh, REFRESH_MS);
+}
+
+async function refreshOverview() {
+  const now = Date.now();
+  const cards = [];
+  for (const c of me.catalogs) {
+    const base = catalogPath(me, c.name);
+    const [js, rs, hs, ps] = await Promise.all([
+      jobs(me, c.name), retained(me, c.name), call('GET', base + '/holds'), call('GET', base + '/protections')]);
+    cards.push(overviewCard(c.name, js, rs, hs.holds, ps.protections, now));
+  }
+  $('overview-body').replaceChildren(el('div', { class: 'cards' }, ...cards));
+  $('overview-status').textContent = 'Updated ' + new Date(now).toLocaleTimeString() + '; refreshed every ' + REFRESH_MS / 1000 + ' s.';
+}
+
+const ACTIONS = [
+  { verb: 'retry', label: 'Retry', states: ['FAILED'], says: 'Put the failed job back to PENDING so a worker runs it again.' },
+  { verb: 'run-now', label: 'Run now', states: ['PENDING'], says: 'Make the waiting job claimable now.' },
+  { verb: 'abandon', label: 'Abandon', states: ['FAILED'], reason: true, says: 'End the failed job ABANDONED: its remaining files are kept and the name is freed.' },
+  { verb: 'rescue', label: 'Rescue', states: ['PENDING', 'FAILED'], says: 'Cancel the purge and put the table back at its name.' },
+];
+
+function actionsFor(job, catalog) {
+  if (!me.admin) return [];
+  return ACTIONS.filter(a => a.states.includes(job.state)).map(a => {
+    const b = el('button', { type: 'button', 'data-action': a.verb, 'aria-label': a.label + ' job ' + job.id }, a.label);
+    b.addEventListener('click', () => act(a, job, catalog));
+    return b;
+  });
+}
+
+async function refreshJobs() {
+  const catalog = $('jobs-catalog').value || (me.catalogs[0] && me.catalogs[0].name);
+  if (!catalog) { $('jobs-status').textContent = 'This token reads no catalog.'; return; }
+  const list = await jobs(me, catalog, $('jobs-state').value);
+  // redraw only what changed, and give the focus back to the same button: a keyboard user
+  // tabbing through the rows must not lose their place every refresh
+  const drawn = JSON.stringify([catalog, me.admin, list]);
+  if (drawn !== lastJobs) {
+    lastJobs = drawn;
+    const focused = document.activeElement;
+    const again = focused && focused.dataset && focused.dataset.action
+      ? '[data-job="' + focused.closest('tr').dataset.job + '"] [data-action="' + focused.dataset.action + '"]' : null;
+    $('jobs-table').tBodies[0].replaceChildren(...list.map(j => jobRow(j, actionsFor(j, catalog))));
+    const target = again && $('jobs-table').querySelector(again);
+    if (target) target.focus();
+  }
+  $('jobs-status').textContent = list.length + ' job(s) in ' + catalog + '; updated ' + new Date().toLocaleTimeString() + '.';
+}
+
+function confirmAction(action, job) {
+  return new Promise(resolve => {
+    const dialog = $('confirm');
+    $('confirm-title').textContent = action.label + ' job ' + job.id + '?';
+    $('confirm-text').textContent = action.says + ' (' + job.objectType + ' ' + [...job.namespace, job.name].join('.') + ', ' + job.state + ')';
+    $('confirm-reason-row').hidden = !action.reason;
+    $('confirm-reason').required = !!action.reason;
+    $('confirm-reason').value = '';
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? { reason: $('confirm-reason').value } : null), { once: true });
+    dialog.showModal();
+  });
+}
+
+async function act(action, job, catalog) {
+  const answer = await confirmAction(action, job);
+  if (!answer) return;
+  const path = catalogPath(me, catalog) + '/cleanups/' + seg(job.id) + '/' + action.verb;
+  try {
+    const body = action.reason ? { reason: answer.reason } : (action.verb === 'rescue' ? {} : undefined);
+    const result = await call('POST', path, body);
+    $('jobs-answer').textContent = action.label + ' job ' + job.id + ': done; the job is now ' + (result && result.state ? result.state : 'updated') + '.';
+  } catch (e) {
+    $('jobs-answer').textContent = action.label + ' job ' + job.id + ' refused (HTTP ' + e.status + '): ' + e.message;
+  }
+  refresh();
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  $('sign-in-form').addEventListener('submit', event => {
+    event.preventDefault();
+    signIn($('token').value);
+  });
+  $('sign-out').addEventListener('click', signOut);
+  $('confirm-cancel').addEventListener('click', () => { $('confirm-reason').required = false; });
+  $('jobs-filter').addEventListener('change', refresh);
+  $('jobs-filter').addEventListener('submit', event => event.preventDefault());
+  window.addEventListener('hashchange', route);
+  if (token()) signIn(token()); else show('sign-in');
+});

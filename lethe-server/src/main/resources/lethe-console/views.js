@@ -1,0 +1,80 @@
+// Rendering helpers: every server string goes in through textContent, never as markup.
+export function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== undefined && v !== null) node.setAttribute(k, v);
+  }
+  for (const c of children) {
+    node.append(c instanceof Node ? c : document.createTextNode(c === null || c === undefined ? '' : String(c)));
+  }
+  return node;
+}
+
+export function when(ms) {
+  return ms === null || ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+export function age(ms) {
+  if (ms === null || ms === undefined) return '—';
+  let s = Math.max(0, Math.round(ms / 1000));
+  const d = Math.floor(s / 86400); s -= d * 86400;
+  const h = Math.floor(s / 3600); s -= h * 3600;
+  const m = Math.floor(s / 60); s -= m * 60;
+  return (d ? d + 'd ' : '') + (d || h ? h + 'h ' : '') + (d || h || m ? m + 'm ' : '') + s + 's';
+}
+
+export function objectName(job) {
+  return [...(job.namespace || []), job.name].join('.');
+}
+
+export const STATES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'ABANDONED', 'CANCELLED'];
+
+/** One catalog's card: the figures an on-call engineer looks at first. */
+export function overviewCard(catalog, jobs, retained, holds, protections, now) {
+  const counts = Object.fromEntries(STATES.map(s => [s, 0]));
+  for (const j of jobs) counts[j.state] = (counts[j.state] || 0) + 1;
+  const pending = jobs.filter(j => j.state === 'PENDING').map(j => j.createdAt);
+  const oldestPending = pending.length ? now - Math.min(...pending) : null;
+  const deadlines = retained.map(t => t.retentionExpiresAt).filter(d => d !== null && d !== undefined);
+  const nearest = deadlines.length ? Math.min(...deadlines) : null;
+  const facts = el('dl', { class: 'facts' });
+  const fact = (name, value, id) => {
+    facts.append(el('dt', {}, name), el('dd', { 'data-fact': id }, value));
+  };
+  for (const s of STATES) fact('Jobs ' + s.toLowerCase(), counts[s], 'jobs-' + s.toLowerCase());
+  fact('Oldest pending', oldestPending === null ? '—' : age(oldestPending), 'oldest-pending');
+  const failed = jobs.filter(j => j.state === 'FAILED').slice(0, 5).map(j => '#' + j.id + ' ' + objectName(j));
+  fact('Failed jobs', failed.length ? failed.join(', ') + (counts.FAILED > failed.length ? ', …' : '') : 'none', 'failed');
+  fact('Retained tables', retained.length, 'retained');
+  fact('Nearest deadline', nearest === null ? '—' : when(nearest) + ' (in ' + age(nearest - now) + ')', 'nearest-deadline');
+  fact('Holds', holds.length, 'holds');
+  fact('Protections', protections.length, 'protections');
+  return el('article', { class: 'card', 'data-catalog': catalog, 'aria-label': 'Catalog ' + catalog },
+    el('h3', {}, 'Catalog ', catalog), facts);
+}
+
+function progress(job) {
+  if (job.filesDeleted === null || job.filesDeleted === undefined) return '—';
+  const parts = [job.filesDeleted + ' files', (job.bytesLowerBound ? '≥ ' : '') + (job.bytesDeleted || 0) + ' bytes'];
+  if (job.phase) parts.push(job.phase);
+  return parts.join(', ');
+}
+
+/** One job row; {@code actions} the admin's buttons (empty for anyone else). */
+export function jobRow(job, actions) {
+  const owner = job.owner ? job.owner.host + ':' + job.owner.pid : '—';
+  const cell = el('td', {});
+  if (actions.length) cell.append(el('div', { class: 'actions' }, ...actions));
+  return el('tr', { 'data-job': job.id, 'data-state': job.state },
+    el('td', {}, job.id),
+    el('td', { class: 'state-' + job.state }, job.state),
+    el('td', {}, job.objectType + ' ' + objectName(job)),
+    el('td', {}, job.purgePath || '—'),
+    el('td', {}, job.attempts),
+    el('td', {}, when(job.nextAttemptAt)),
+    el('td', {}, owner),
+    el('td', {}, progress(job)),
+    el('td', { class: 'err' }, job.lastError || ''),
+    el('td', {}, job.stale ? 'stale' : 'no'),
+    cell);
+}
