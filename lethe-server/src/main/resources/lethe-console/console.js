@@ -9,16 +9,24 @@ let me = null;
 let timer = null;
 let lastJobs = null;
 
+// each view: its section id (also its #hash and its tab's id 'tab-' + id) and the function that
+// redraws it; a view in its own module exports that function and is listed here
+const VIEWS = {
+  overview: () => refreshOverview(),
+  jobs: () => refreshJobs(),
+};
+
 function show(view) {
-  for (const id of ['sign-in', 'overview', 'jobs']) $(id).hidden = id !== view;
-  for (const id of ['overview', 'jobs']) {
+  for (const id of ['sign-in', ...Object.keys(VIEWS)]) $(id).hidden = id !== view;
+  for (const id of Object.keys(VIEWS)) {
     const tab = $('tab-' + id);
     if (id === view) tab.setAttribute('aria-current', 'page'); else tab.removeAttribute('aria-current');
   }
 }
 
 function currentView() {
-  return location.hash === '#jobs' ? 'jobs' : 'overview';
+  const view = location.hash.slice(1);
+  return Object.hasOwn(VIEWS, view) ? view : 'overview';
 }
 
 async function signIn(value) {
@@ -70,7 +78,7 @@ async function refresh() {
   if (!me) return;
   const view = currentView();
   try {
-    if (view === 'overview') await refreshOverview(); else await refreshJobs();
+    await VIEWS[view]();
   } catch (e) {
     $(view + '-status').textContent = 'Cannot refresh: ' + e.message;
     if (e instanceof ApiError && e.status === 401) { signOut(); $('sign-in-error').textContent = 'Signed out: ' + e.message; return; }

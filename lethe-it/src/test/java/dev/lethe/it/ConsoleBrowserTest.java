@@ -47,57 +47,15 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The operator console in a real browser (docs/design/0449-operator-console.md, docs/console.md):
- * Debian's headless Chromium driven by Selenium against a real {@code lethe server} process with
- * auth on and real Iceberg tables. The browser and its driver are named by path, so nothing is
- * downloaded; every view is screenshot under {@code target/console-screenshots/} and checked with
- * axe-core (injected from the test class path, never shipped in the jar). Skipped when the two
- * programs are missing, a failure then with {@code -Dlethe.test.require-browser=true}.
+ * The console's sign-in, Overview and Jobs views in a real browser (docs/design/0449-operator-console.md,
+ * docs/console.md), on the fixture of {@link ConsoleBrowserBase}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConsoleBrowserTest {
-  static final String CHROMIUM = "/usr/bin/chromium";
-  static final String CHROMEDRIVER = "/usr/bin/chromedriver";
-  private static final String ADMIN_TOKEN = "console-admin-token-5c1e";
-  private static final String READER_TOKEN = "console-reader-token-93ab";
+class ConsoleBrowserTest extends ConsoleBrowserBase {
   private static final Namespace NS = Namespace.of("sales");
-  private static final Path SHOTS = Path.of(System.getProperty("lethe.it.work-dir", "target/it")).getParent()
-      .resolve("console-screenshots");
 
-  Path dataDir;
-  Path authFile;
-  int port;
-  LetheProcess server;
-  WebDriver browser;
-  String axe;
-
-  @BeforeAll
-  void start() throws Exception {
-    // without the browser the tests are skipped, unless lethe.test.require-browser=true (.ci/run) makes that a failure
-    boolean present = Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER));
-    if (!present && Boolean.getBoolean("lethe.test.require-browser")) {
-      throw new IllegalStateException(CHROMIUM + " or " + CHROMEDRIVER + " is missing but lethe.test.require-browser=true "
-          + "(apt-get install chromium chromium-driver)");
-    }
-    Assumptions.assumeTrue(present, "no " + CHROMIUM + " and " + CHROMEDRIVER + ": apt-get install chromium chromium-driver");
-    Path work = Path.of(System.getProperty("lethe.it.work-dir", "target/it"));
-    Files.createDirectories(work);
-    Files.createDirectories(SHOTS);
-    dataDir = Files.createTempDirectory(work, "console-");
-    authFile = dataDir.resolve("auth.yaml");
-    Files.writeString(authFile, "principals:\n"
-        + "  - name: oncall\n    token-sha256: \"" + sha256(ADMIN_TOKEN) + "\"\n    read: [\"*\"]\n    write: [\"*\"]\n"
-        + "  - name: viewer\n    token-sha256: \"" + sha256(READER_TOKEN) + "\"\n    read: [main]\n    write: []\n");
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    // no purge worker yet: the jobs stay PENDING until the last test starts one
-    server = startServer("0", "server-1.log");
-    try (InputStream in = ConsoleBrowserTest.class.getResourceAsStream("/axe.min.js")) {
-      assertThat(in).as("axe.min.js on the test class path (com.deque.html.axe-core:selenium)").isNotNull();
-      axe = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+  @Override
+  void seed() throws Exception {
     try (RESTCatalog catalog = client(ADMIN_TOKEN)) {
       catalog.createNamespace(NS);
       for (String name : List.of("orders", "returns")) {
@@ -119,38 +77,6 @@ class ConsoleBrowserTest {
     assertThat(http("PUT", "/api/metalakes/default/catalogs/main/protections",
         "{\"kind\":\"namespace\",\"namespace\":[\"finance\"],\"reason\":\"audited\"}", Map.of(), ADMIN_TOKEN).statusCode())
         .isEqualTo(200);
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (server != null) {
-      server.close();
-      // no server log line ever carries a token the page sent
-      for (String log : List.of("server-1.log", "server-2.log")) {
-        Path file = dataDir.resolve(log);
-        if (Files.exists(file)) {
-          assertThat(Files.readString(file)).as(log).doesNotContain(ADMIN_TOKEN, READER_TOKEN).isNotEmpty();
-        }
-      }
-    }
-  }
-
-  @BeforeEach
-  void openBrowser() {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM);
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-        "--window-size=1280,800", "--lang=en-US");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).build();
-    browser = new ChromeDriver(service, options);
-    browser.manage().window().setSize(new Dimension(1280, 800));
-  }
-
-  @AfterEach
-  void closeBrowser() {
-    if (browser != null) {
-      browser.quit();
-    }
   }
 
   @Test
@@ -308,86 +234,5 @@ class ConsoleBrowserTest {
     waitFor().until(d -> Boolean.TRUE.equals(((JavascriptExecutor) d).executeScript(
         "const rows = [...document.querySelectorAll('#jobs-table tr[data-job]')];"
             + "return rows.length > 0 && rows.every(r => r.dataset.state === 'SUCCEEDED');")));
-  }
-
-  private LetheProcess startServer(String workers, String log) throws Exception {
-    return LetheProcess.start(port, dataDir, dataDir.resolve(log),
-        AsyncPurgeHttp.configArgs(dataDir, Map.of("lethe.iceberg-rest.async-purge.worker-threads", workers,
-            "lethe.iceberg-rest.async-purge.poll-interval-ms", "200")),
-        Map.of("LETHE_AUTH_FILE", authFile.toString()));
-  }
-
-  private String base() {
-    return "http://127.0.0.1:" + port;
-  }
-
-  private void signIn(String token) {
-    browser.get(base() + "/ui");
-    browser.findElement(By.id("token")).sendKeys(token, Keys.ENTER);
-    waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("sign-out")));
-  }
-
-  private WebDriverWait waitFor() {
-    return new WebDriverWait(browser, Duration.ofSeconds(20));
-  }
-
-  private static String fact(org.openqa.selenium.SearchContext card, String name) {
-    return card.findElement(By.cssSelector("dd[data-fact='" + name + "']")).getText();
-  }
-
-  private Object js(String script) {
-    return ((JavascriptExecutor) browser).executeScript(script);
-  }
-
-  /** Presses Tab until the element matching {@code css} has the focus (at most 40 times). */
-  private WebElement tabTo(String css) {
-    for (int i = 0; i < 40; i++) {
-      WebElement active = browser.switchTo().activeElement();
-      if (Boolean.TRUE.equals(((JavascriptExecutor) browser).executeScript("return arguments[0].matches(arguments[1])", active, css))) {
-        return active;
-      }
-      new Actions(browser).sendKeys(Keys.TAB).perform();
-    }
-    throw new AssertionError("Tab never reached " + css);
-  }
-
-  private void shot(String name) throws IOException {
-    Path file = SHOTS.resolve(name + ".png");
-    Files.write(file, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
-  }
-
-  /** Runs axe-core in the page: no serious or critical violation. */
-  private void axeClean(String view) {
-    js(axe);
-    Object found = ((JavascriptExecutor) browser).executeAsyncScript(
-        "const done = arguments[arguments.length - 1];"
-            + "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations"
-            + ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-            + ".map(v => v.impact + ' ' + v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target.join(' ')).join(', '))),"
-            + " e => done(['axe failed: ' + e]));");
-    assertThat((List<?>) found).as("axe-core on " + view).isEmpty();
-  }
-
-  private RESTCatalog client(String token) {
-    Map<String, String> props = new HashMap<>();
-    props.put("uri", base() + "/iceberg");
-    props.put("warehouse", "main");
-    props.put("io-impl", "dev.lethe.catalog.io.LocalFileIO");
-    props.put("rest.auth.type", "none");
-    props.put("header.Authorization", "Bearer " + token);
-    RESTCatalog catalog = new RESTCatalog();
-    catalog.initialize("console", props);
-    return catalog;
-  }
-
-  private HttpResponse<String> http(String method, String path, String body, Map<String, String> headers, String token)
-      throws IOException, InterruptedException {
-    Map<String, String> all = new HashMap<>(headers);
-    all.put("Authorization", "Bearer " + token);
-    return AsyncPurgeHttp.send(base(), method, path, body, all);
-  }
-
-  private static String sha256(String token) throws Exception {
-    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
   }
 }
