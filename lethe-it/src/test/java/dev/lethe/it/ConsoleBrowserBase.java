@@ -104,6 +104,18 @@ abstract class ConsoleBrowserBase {
     return "0";
   }
 
+  /** Server configuration keys a subclass adds (soft delete, a store); none by default. */
+  Map<String, String> extraConfig() {
+    return Map.of();
+  }
+
+  private Map<String, String> config(String workers) {
+    Map<String, String> keys = new HashMap<>(extraConfig());
+    keys.put("lethe.iceberg-rest.async-purge.worker-threads", workers);
+    keys.put("lethe.iceberg-rest.async-purge.poll-interval-ms", "200");
+    return keys;
+  }
+
   /** Creates the subclass's tables, jobs, holds; runs once after the server started, before any test. */
   abstract void seed() throws Exception;
 
@@ -140,8 +152,7 @@ abstract class ConsoleBrowserBase {
 
   LetheProcess startServer(String workers, String log) throws Exception {
     return LetheProcess.start(port, dataDir, dataDir.resolve(log),
-        AsyncPurgeHttp.configArgs(dataDir, Map.of("lethe.iceberg-rest.async-purge.worker-threads", workers,
-            "lethe.iceberg-rest.async-purge.poll-interval-ms", "200")),
+        AsyncPurgeHttp.configArgs(dataDir, config(workers)),
         Map.of("LETHE_AUTH_FILE", authFile.toString()));
   }
 
