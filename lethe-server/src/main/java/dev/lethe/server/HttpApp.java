@@ -148,6 +148,9 @@ final class HttpApp {
         }
         ctx.status(report.ready() ? 200 : 503).json(report.body());
       });
+      // every answer, refusals included, is never sniffed as markup; a management answer is never
+      // stored by a browser or a proxy (docs/design/0449-operator-console.md §1)
+      c.routes.before(HttpApp::answerHeaders);
       // while the server stops every request is 503, /healthz included (docs/design/0410-operations.md §4)
       c.routes.before(gate::filter);
       // a browser page of another origin can neither write nor read, nor send a non-JSON body
@@ -184,6 +187,13 @@ final class HttpApp {
       return ctx.endpoint().path;
     } catch (RuntimeException e) {
       return "unmatched"; // a 404 of no route, or a request refused by a filter before routing
+    }
+  }
+
+  private static void answerHeaders(Context ctx) {
+    ctx.header("X-Content-Type-Options", "nosniff");
+    if (ctx.path().startsWith("/api/")) {
+      ctx.header("Cache-Control", "no-store");
     }
   }
 

@@ -132,6 +132,17 @@ class ConsoleRoutesTest {
   }
 
   @Test
+  void managementAnswersAreNeverSniffedNorStored() throws Exception {
+    for (Map<String, String> headers : List.<Map<String, String>>of(Map.of("Authorization", "Bearer admin-token"), Map.of())) {
+      HttpResponse<String> r = get("/api/whoami", headers);
+      assertThat(r.headers().firstValue("X-Content-Type-Options")).as(r.statusCode() + " answer").hasValue("nosniff");
+      assertThat(r.headers().firstValue("Cache-Control")).as(r.statusCode() + " answer").hasValue("no-store");
+    }
+    HttpResponse<String> iceberg = get("/iceberg/v1/config?warehouse=main", Map.of("Authorization", "Bearer admin-token"));
+    assertThat(iceberg.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+  }
+
+  @Test
   void theServersOwnOriginMayWriteWithAuthOnAndAnotherMayNot() throws Exception {
     String own = "http://127.0.0.1:" + server.port();
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(own + "/api/metalakes/default/catalogs/main/cleanups/999/retry"))
