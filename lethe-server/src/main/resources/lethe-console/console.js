@@ -2,6 +2,9 @@
 // views, and their refresh every few seconds. No data ever goes through innerHTML.
 import { call, jobs, retained, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
 import { el, overviewCard, jobRow } from '/ui/views.js';
+import * as trash from '/ui/trash.js';
+import * as holds from '/ui/holds.js';
+import * as store from '/ui/store.js';
 
 const REFRESH_MS = 3000;
 const $ = id => document.getElementById(id);
@@ -10,11 +13,17 @@ let timer = null;
 let lastJobs = null;
 
 // each view: its section id (also its #hash and its tab's id 'tab-' + id) and the function that
-// redraws it; a view in its own module exports that function and is listed here
+// redraws it (called on showing the view and every REFRESH_MS while it shows)
 const VIEWS = {
   overview: () => refreshOverview(),
   jobs: () => refreshJobs(),
+  trash: () => trash.refresh(me, refresh),
+  holds: () => holds.refresh(me, refresh),
+  store: () => store.refresh(me, refresh),
 };
+// a view in its own module exports setup(getMe, refresh) (once, on load), refresh(me, refresh)
+// and forget() (on sign-out: drop everything it drew or kept)
+const MODULES = [trash, holds, store];
 
 function show(view) {
   for (const id of ['sign-in', ...Object.keys(VIEWS)]) $(id).hidden = id !== view;
@@ -62,6 +71,7 @@ function signOut() {
   $('jobs-table').tBodies[0].replaceChildren();
   lastJobs = null;
   $('jobs-answer').textContent = '';
+  for (const m of MODULES) m.forget();
   show('sign-in');
   $('token').focus();
 }
@@ -170,6 +180,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('confirm-cancel').addEventListener('click', () => { $('confirm-reason').required = false; });
   $('jobs-filter').addEventListener('change', refresh);
   $('jobs-filter').addEventListener('submit', event => event.preventDefault());
+  for (const m of MODULES) m.setup(() => me, refresh);
   window.addEventListener('hashchange', route);
   if (token()) signIn(token()); else show('sign-in');
 });

@@ -25,7 +25,10 @@ public final class ConsoleRoutes {
       "console.js", "text/javascript; charset=utf-8",
       "api.js", "text/javascript; charset=utf-8",
       "views.js", "text/javascript; charset=utf-8",
-      "console.css", "text/css; charset=utf-8");
+      "console.css", "text/css; charset=utf-8",
+      "trash.js", "text/javascript; charset=utf-8",
+      "holds.js", "text/javascript; charset=utf-8",
+      "store.js", "text/javascript; charset=utf-8");
   /** No inline script or style, nothing from another origin, never framed. */
   static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
       + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -60,9 +60,11 @@ class ConsoleRoutesTest {
 
   @Test
   void everyBundledFileIsServedWithoutATokenAndWithStrictHeaders() throws Exception {
-    Map<String, String> types = Map.of("/ui", "text/html", "/ui/", "text/html", "/ui/index.html", "text/html",
-        "/ui/console.js", "text/javascript", "/ui/api.js", "text/javascript", "/ui/views.js", "text/javascript",
-        "/ui/console.css", "text/css");
+    Map<String, String> types = Map.ofEntries(Map.entry("/ui", "text/html"), Map.entry("/ui/", "text/html"),
+        Map.entry("/ui/index.html", "text/html"), Map.entry("/ui/console.js", "text/javascript"),
+        Map.entry("/ui/api.js", "text/javascript"), Map.entry("/ui/views.js", "text/javascript"),
+        Map.entry("/ui/console.css", "text/css"), Map.entry("/ui/trash.js", "text/javascript"),
+        Map.entry("/ui/holds.js", "text/javascript"), Map.entry("/ui/store.js", "text/javascript"));
     for (Map.Entry<String, String> e : types.entrySet()) {
       HttpResponse<String> r = get(e.getKey(), Map.of());
       assertThat(r.statusCode()).as(e.getKey()).isEqualTo(200);
