@@ -1,6 +1,6 @@
 // The operator console's main module (docs/design/0449-operator-console.md): sign-in, the two
 // views, and their refresh every few seconds. No data ever goes through innerHTML.
-import { call, jobs, retained, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
+import { call, jobs, summary, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
 import { el, overviewCard, jobRow } from '/ui/views.js';
 import * as trash from '/ui/trash.js';
 import * as holds from '/ui/holds.js';
@@ -97,16 +97,10 @@ async function refresh() {
 }
 
 async function refreshOverview() {
-  const now = Date.now();
-  const cards = [];
-  for (const c of me.catalogs) {
-    const base = catalogPath(me, c.name);
-    const [js, rs, hs, ps] = await Promise.all([
-      jobs(me, c.name), retained(me, c.name), call('GET', base + '/holds'), call('GET', base + '/protections')]);
-    cards.push(overviewCard(c.name, js, rs, hs.holds, ps.protections, now));
-  }
-  $('overview-body').replaceChildren(el('div', { class: 'cards' }, ...cards));
-  $('overview-status').textContent = 'Updated ' + new Date(now).toLocaleTimeString() + '; refreshed every ' + REFRESH_MS / 1000 + ' s.';
+  // one summary per catalog (docs/design/0450-catalog-summary.md)
+  const summaries = await Promise.all(me.catalogs.map(c => summary(me, c.name)));
+  $('overview-body').replaceChildren(el('div', { class: 'cards' }, ...summaries.map(s => overviewCard(s))));
+  $('overview-status').textContent = 'Updated ' + new Date().toLocaleTimeString() + '; refreshed every ' + REFRESH_MS / 1000 + ' s.';
 }
 
 const ACTIONS = [
