@@ -34,6 +34,10 @@ public final class SummaryRoutes {
   /** Path of the route. */
   public static final String PATH = "/api/metalakes/{metalake}/catalogs/{catalog}/summary";
 
+  /** The order of {@code jobs} in the answer: the order a job lives them in, the console's order. */
+  private static final List<CleanupJobState> STATES = List.of(CleanupJobState.PENDING, CleanupJobState.RUNNING,
+      CleanupJobState.SUCCEEDED, CleanupJobState.FAILED, CleanupJobState.ABANDONED, CleanupJobState.CANCELLED);
+
   private final IcebergCatalogs catalogs;
   private final CatalogSummaries summaries;
   private final AccessCheck access;
@@ -56,7 +60,7 @@ public final class SummaryRoutes {
     boolean admin = access.storeCaller(auth).map(Principal::isAdmin).orElse(true);
     CatalogSummary s = summaries.of(catalog.row());
     Map<String, Object> jobs = new LinkedHashMap<>();
-    for (CleanupJobState state : CleanupJobState.values()) {
+    for (CleanupJobState state : STATES) {
       jobs.put(state.name(), s.jobs().getOrDefault(state, 0L));
     }
     List<Map<String, Object>> failed = new ArrayList<>();
