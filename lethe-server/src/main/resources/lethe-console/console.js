@@ -99,8 +99,27 @@ async function refresh() {
 async function refreshOverview() {
   // one summary per catalog (docs/design/0450-catalog-summary.md)
   const summaries = await Promise.all(me.catalogs.map(c => summary(me, c.name)));
-  $('overview-body').replaceChildren(el('div', { class: 'cards' }, ...summaries.map(s => overviewCard(s))));
+  redrawCards($('overview-body'), summaries.map(s => overviewCard(s)));
   $('overview-status').textContent = 'Updated ' + new Date().toLocaleTimeString() + '; refreshed every ' + REFRESH_MS / 1000 + ' s.';
+}
+
+// the same catalogs as drawn: only the figures' text changes, in place, so the elements (and a
+// screen reader's or a test's hold on them) stay; anything else redraws the cards
+function redrawCards(body, cards) {
+  const drawn = body.firstElementChild;
+  const same = drawn && drawn.children.length === cards.length && cards.every((c, i) =>
+    drawn.children[i].dataset.catalog === c.dataset.catalog
+    && drawn.children[i].querySelectorAll('dd').length === c.querySelectorAll('dd').length);
+  if (!same) {
+    body.replaceChildren(el('div', { class: 'cards' }, ...cards));
+    return;
+  }
+  cards.forEach((card, i) => {
+    const was = drawn.children[i].querySelectorAll('dd');
+    card.querySelectorAll('dd').forEach((dd, k) => {
+      if (was[k].textContent !== dd.textContent) was[k].textContent = dd.textContent;
+    });
+  });
 }
 
 const ACTIONS = [
