@@ -51,13 +51,11 @@ export async function jobs(me, catalog, state) {
   return all;
 }
 
-/** The retained (soft-deleted) tables of the catalog's top-level namespaces. */
-export async function retained(me, catalog) {
-  const namespaces = await call('GET', '/iceberg/v1/' + seg(catalog) + '/namespaces?pageSize=1000');
-  const rows = [];
-  for (const ns of namespaces.namespaces) {
-    const answer = await call('GET', catalogPath(me, catalog) + '/schemas/' + seg(ns.join('.')) + '/tables?deleted=true&pageSize=1000');
-    for (const t of answer.deleted) rows.push(Object.assign({ namespace: ns }, t));
-  }
-  return rows;
+/**
+ * One catalog's figures for the Overview, in one call (docs/design/0450-catalog-summary.md): jobs per
+ * state, the oldest pending job, the newest failed jobs, retained tables in every namespace, the
+ * nearest deadline, holds in force and protections; times on the server's database clock.
+ */
+export async function summary(me, catalog) {
+  return call('GET', catalogPath(me, catalog) + '/summary');
 }

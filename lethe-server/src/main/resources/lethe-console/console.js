@@ -1,6 +1,6 @@
 // The operator console's main module (docs/design/0449-operator-console.md): sign-in, the two
 // views, and their refresh every few seconds. No data ever goes through innerHTML.
-import { call, jobs, retained, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
+import { call, jobs, summary, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
 import { el, overviewCard, jobRow } from '/ui/views.js';
 import * as trash from '/ui/trash.js';
 import * as holds from '/ui/holds.js';
@@ -97,16 +97,29 @@ async function refresh() {
 }
 
 async function refreshOverview() {
-  const now = Date.now();
-  const cards = [];
-  for (const c of me.catalogs) {
-    const base = catalogPath(me, c.name);
-    const [js, rs, hs, ps] = await Promise.all([
-      jobs(me, c.name), retained(me, c.name), call('GET', base + '/holds'), call('GET', base + '/protections')]);
-    cards.push(overviewCard(c.name, js, rs, hs.holds, ps.protections, now));
+  // one summary per catalog (docs/design/0450-catalog-summary.md)
+  const summaries = await Promise.all(me.catalogs.map(c => summary(me, c.name)));
+  redrawCards($('overview-body'), summaries.map(s => overviewCard(s)));
+  $('overview-status').textContent = 'Updated ' + new Date().toLocaleTimeString() + '; refreshed every ' + REFRESH_MS / 1000 + ' s.';
+}
+
+// the same catalogs as drawn: only the figures' text changes, in place, so the elements (and a
+// screen reader's or a test's hold on them) stay; anything else redraws the cards
+function redrawCards(body, cards) {
+  const drawn = body.firstElementChild;
+  const same = drawn && drawn.children.length === cards.length && cards.every((c, i) =>
+    drawn.children[i].dataset.catalog === c.dataset.catalog
+    && drawn.children[i].querySelectorAll('dd').length === c.querySelectorAll('dd').length);
+  if (!same) {
+    body.replaceChildren(el('div', { class: 'cards' }, ...cards));
+    return;
   }
-  $('overview-body').replaceChildren(el('div', { class: 'cards' }, ...cards));
-  $('overview-status').textContent = 'Updated ' + new Date(now).toLocaleTimeString() + '; refreshed every ' + REFRESH_MS / 1000 + ' s.';
+  cards.forEach((card, i) => {
+    const was = drawn.children[i].querySelectorAll('dd');
+    card.querySelectorAll('dd').forEach((dd, k) => {
+      if (was[k].textContent !== dd.textContent) was[k].textContent = dd.textContent;
+    });
+  });
 }
 
 const ACTIONS = [

@@ -29,28 +29,30 @@ export function objectName(job) {
 
 export const STATES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'ABANDONED', 'CANCELLED'];
 
-/** One catalog's card: the figures an on-call engineer looks at first. */
-export function overviewCard(catalog, jobs, retained, holds, protections, now) {
-  const counts = Object.fromEntries(STATES.map(s => [s, 0]));
-  for (const j of jobs) counts[j.state] = (counts[j.state] || 0) + 1;
-  const pending = jobs.filter(j => j.state === 'PENDING').map(j => j.createdAt);
-  const oldestPending = pending.length ? now - Math.min(...pending) : null;
-  const deadlines = retained.map(t => t.retentionExpiresAt).filter(d => d !== null && d !== undefined);
-  const nearest = deadlines.length ? Math.min(...deadlines) : null;
+/**
+ * One catalog's card: the figures an on-call engineer looks at first, from the catalog's summary
+ * (docs/design/0450-catalog-summary.md); ages and "in …" are measured on the summary's own clock.
+ */
+export function overviewCard(s) {
+  const now = s.now;
+  const counts = s.jobs || {};
+  const oldestPending = s.oldestPendingCreatedAt === null || s.oldestPendingCreatedAt === undefined
+    ? null : now - s.oldestPendingCreatedAt;
+  const nearest = s.nearestDeadline === null || s.nearestDeadline === undefined ? null : s.nearestDeadline;
   const facts = el('dl', { class: 'facts' });
   const fact = (name, value, id) => {
     facts.append(el('dt', {}, name), el('dd', { 'data-fact': id }, value));
   };
-  for (const s of STATES) fact('Jobs ' + s.toLowerCase(), counts[s], 'jobs-' + s.toLowerCase());
+  for (const state of STATES) fact('Jobs ' + state.toLowerCase(), counts[state] || 0, 'jobs-' + state.toLowerCase());
   fact('Oldest pending', oldestPending === null ? '—' : age(oldestPending), 'oldest-pending');
-  const failed = jobs.filter(j => j.state === 'FAILED').slice(0, 5).map(j => '#' + j.id + ' ' + objectName(j));
-  fact('Failed jobs', failed.length ? failed.join(', ') + (counts.FAILED > failed.length ? ', …' : '') : 'none', 'failed');
-  fact('Retained tables', retained.length, 'retained');
+  const failed = (s.failed || []).map(j => '#' + j.id + ' ' + objectName(j));
+  fact('Failed jobs', failed.length ? failed.join(', ') + ((counts.FAILED || 0) > failed.length ? ', …' : '') : 'none', 'failed');
+  fact('Retained tables', s.retainedTables, 'retained');
   fact('Nearest deadline', nearest === null ? '—' : when(nearest) + ' (in ' + age(nearest - now) + ')', 'nearest-deadline');
-  fact('Holds', holds.length, 'holds');
-  fact('Protections', protections.length, 'protections');
-  return el('article', { class: 'card', 'data-catalog': catalog, 'aria-label': 'Catalog ' + catalog },
-    el('h3', {}, 'Catalog ', catalog), facts);
+  fact('Holds in force', s.holds, 'holds');
+  fact('Protections', s.protections, 'protections');
+  return el('article', { class: 'card', 'data-catalog': s.catalog, 'aria-label': 'Catalog ' + s.catalog },
+    el('h3', {}, 'Catalog ', s.catalog), facts);
 }
 
 function progress(job) {

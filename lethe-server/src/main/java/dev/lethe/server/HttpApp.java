@@ -73,6 +73,9 @@ final class HttpApp {
         new dev.lethe.server.management.ProtectionRoutes(components.catalogs, components.protections, access);
     dev.lethe.server.management.HoldRoutes holdRoutes =
         new dev.lethe.server.management.HoldRoutes(components.catalogs, components.holds, access);
+    // the console's Overview in one read per catalog (docs/design/0450-catalog-summary.md)
+    dev.lethe.server.management.SummaryRoutes summaryRoutes =
+        new dev.lethe.server.management.SummaryRoutes(components.catalogs, components.summaries, access);
     StoreService storeService = new StoreService(components.store, access);
     dev.lethe.server.console.ConsoleRoutes console = new dev.lethe.server.console.ConsoleRoutes();
     StoreMetrics storeMetrics = new StoreMetrics(components.registry);
@@ -164,6 +167,7 @@ final class HttpApp {
       softDeleteRoutes.register(c.routes);
       protectionRoutes.register(c.routes);
       holdRoutes.register(c.routes);
+      summaryRoutes.register(c.routes);
       storeRoutes.register(c.routes);
       // the operator console and the one route it needs to know its caller (docs/design/0449-operator-console.md)
       new dev.lethe.server.management.WhoAmIRoutes(access, components.catalogs.metalake(),

@@ -90,6 +90,7 @@ final class ServerComponents implements AutoCloseable {
   final dev.lethe.catalog.softdelete.JobEndings jobEndings;
   final dev.lethe.catalog.drop.ProtectionControl protections;
   final dev.lethe.catalog.jobs.Holds holds;
+  final dev.lethe.catalog.softdelete.CatalogSummaries summaries;
   final PageTokenKey pageTokens;
   final Readiness readiness;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -181,6 +182,7 @@ final class ServerComponents implements AutoCloseable {
         listener);
     protections = new dev.lethe.catalog.drop.ProtectionControl(database, clock, listener); // docs/design/0441-drop-protection.md
     holds = new dev.lethe.catalog.jobs.Holds(database, () -> UUID.randomUUID().toString(), workers::wakeUp, listener); // docs/design/0444-legal-holds.md
+    summaries = new dev.lethe.catalog.softdelete.CatalogSummaries(database); // docs/design/0450-catalog-summary.md
     // one key in the catalog database, so every replica on it accepts the others' page tokens
     // (docs/design/0423-signed-page-tokens.md)
     pageTokens = PageTokenKey.of(new ServerSecrets(database, new SecureRandom(), clock)

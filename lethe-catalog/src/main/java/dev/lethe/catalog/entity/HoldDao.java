@@ -95,6 +95,20 @@ public final class HoldDao {
         .list();
   }
 
+  /**
+   * How many of the catalog's holds are in force at {@code now} (ms since epoch, database clock):
+   * not released and not past their end, as {@link Hold#activeAt} says; one count. The listing
+   * ({@link #list} without released rows) also shows holds past their end until someone releases them.
+   */
+  public long countActive(String catalogId, long now) {
+    return handle.createQuery("SELECT COUNT(*) FROM lethe_hold WHERE catalog_id = :c AND released_at IS NULL "
+            + "AND (expires_at IS NULL OR expires_at > :now)")
+        .bind("c", catalogId)
+        .bind("now", now)
+        .mapTo(Long.class)
+        .one();
+  }
+
   /** Inserts a hold row as given. */
   public Hold insert(String catalogId, Hold hold) {
     handle.createUpdate("INSERT INTO lethe_hold (hold_id, catalog_id, hold_key, kind, namespace, name, placed_by, "

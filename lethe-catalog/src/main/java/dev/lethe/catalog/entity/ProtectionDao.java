@@ -61,6 +61,14 @@ public final class ProtectionDao {
         .list();
   }
 
+  /** How many protections the catalog has (what {@link #list} lists); one count. */
+  public long count(String catalogId) {
+    return handle.createQuery("SELECT COUNT(*) FROM lethe_protection WHERE catalog_id = :c")
+        .bind("c", catalogId)
+        .mapTo(Long.class)
+        .one();
+  }
+
   /**
    * Sets the protection, replacing one on the same object (its setter, time and reason).
    *

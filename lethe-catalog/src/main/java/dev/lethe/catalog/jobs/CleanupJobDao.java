@@ -502,6 +502,31 @@ public final class CleanupJobDao {
     return v == null ? OptionalLong.empty() : OptionalLong.of(v);
   }
 
+  /**
+   * Number of a catalog's jobs per state, every state present (0 when none): one {@code GROUP BY}
+   * on the catalog's rows (docs/design/0450-catalog-summary.md).
+   */
+  public Map<CleanupJobState, Long> countByState(String catalogId) {
+    Map<CleanupJobState, Long> counts = new EnumMap<>(CleanupJobState.class);
+    for (CleanupJobState s : CleanupJobState.values()) {
+      counts.put(s, 0L);
+    }
+    handle.createQuery("SELECT state, COUNT(*) AS n FROM lethe_cleanup_job WHERE catalog_id = :c GROUP BY state")
+        .bind("c", catalogId)
+        .map((rs, ctx) -> Map.entry(CleanupJobState.valueOf(rs.getString("state")), rs.getLong("n")))
+        .forEach(e -> counts.put(e.getKey(), e.getValue()));
+    return counts;
+  }
+
+  /** Creation time (ms since epoch) of a catalog's oldest {@code PENDING} job, if any. */
+  public OptionalLong oldestPendingCreatedAt(String catalogId) {
+    Long v = handle.createQuery("SELECT MIN(created_at) FROM lethe_cleanup_job WHERE catalog_id = :c AND state = 'PENDING'")
+        .bind("c", catalogId)
+        .mapTo(Long.class)
+        .one();
+    return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
   /** A job row; {@code file_io_props} is the record's {@code encryptedFileIoProperties}, and two times may be NULL. */
   private static final RowMapper<CleanupJob> ROWS = (rs, ctx) -> {
     long hb = rs.getLong("heartbeat_at");

@@ -234,6 +234,32 @@ public final class DeletionDao {
         .findOne();
   }
 
+  /**
+   * How many retained (soft-deleted) tables a catalog has in all its namespaces, nested ones
+   * included, and the earliest retention deadline among them: what the per-namespace listings
+   * ({@link #listRetained}) show, added up in one aggregate query (docs/design/0450-catalog-summary.md).
+   */
+  public RetainedCount countRetained(String catalogId) {
+    return handle.createQuery("SELECT COUNT(*) AS n, MIN(d.retention_expires_at) AS nearest "
+            + "FROM lethe_entity_deletion d JOIN lethe_table t ON t.deletion_id = d.deletion_id "
+            + "JOIN lethe_namespace n ON n.namespace_id = t.namespace_id WHERE n.catalog_id = :c")
+        .bind("c", catalogId)
+        .map((rs, ctx) -> {
+          long count = rs.getLong("n");
+          long nearest = rs.getLong("nearest");
+          return new RetainedCount(count, rs.wasNull() ? null : nearest);
+        })
+        .one();
+  }
+
+  /**
+   * A catalog's retained tables counted.
+   *
+   * @param count retained tables in every namespace
+   * @param nearestDeadline the earliest {@code retention_expires_at} among them (ms since epoch), null when none
+   */
+  public record RetainedCount(long count, Long nearestDeadline) {}
+
   private static final RowMapper<RetainedDeletion> RETAINED_ROWS = (rs, ctx) -> {
     String job = rs.getString("job_state");
     return new RetainedDeletion(ROWS.map(rs, ctx), rs.getString("namespace_id"), rs.getString("name"),
