@@ -260,7 +260,7 @@ async function openDialog(action, namespace, t, catalog) {
     // the message may name a storage path: this dialog shows counts only
     if (pending && pending.full === full) {
       $('trash-preview').replaceChildren(el('p', { class: 'error', 'data-preview': 'failed' },
-        'No purge preview (HTTP ' + e.status + '): the server could not plan a purge of this table; its files may be missing or unreadable.'));
+        'No purge preview (' + (e instanceof ApiError ? 'HTTP ' + e.status : 'no answer') + '): the server could not plan a purge of this table; its files may be missing or unreadable.'));
     }
     return;
   }
@@ -319,11 +319,11 @@ async function onClose() {
     const result = await call('POST', path);
     $('trash-answer').textContent = act.action === 'undrop'
       ? label + ' ' + act.full + ': done; the table is back at its name (entity id ' + result.entityId + ').'
-      : label + ' ' + act.full + ': ' + (result && result.state === 'PURGING'
-        ? 'started; cleanup job ' + (result.purgeJobState || 'PENDING') + ' (follow it in Jobs).'
-        : 'done; the entry is removed and its files are kept.');
+      : label + ' ' + act.full + ': ' + (result && result.purgeRequested === false
+        ? 'done; the entry is removed and its files are kept (it was dropped without purgeRequested).'
+        : 'started; cleanup job ' + (result && result.purgeJobState || 'PENDING') + ' (follow it in Jobs).');
   } catch (e) {
-    $('trash-answer').textContent = label + ' ' + act.full + ' refused (HTTP ' + e.status + '): ' + e.message;
+    $('trash-answer').textContent = label + ' ' + act.full + (e instanceof ApiError ? ' refused (HTTP ' + e.status + '): ' : ' failed: ') + e.message;
   }
   lastDrawn = null;
   redrawAll();
