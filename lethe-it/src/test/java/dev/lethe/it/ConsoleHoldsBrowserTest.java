@@ -132,6 +132,8 @@ class ConsoleHoldsBrowserTest extends ConsoleBrowserBase {
     axeClean("holds view, a job held back");
     browser.manage().window().setSize(new Dimension(390, 844));
     shot("holds-holding-back-390px");
+    // reflows: the page itself never scrolls sideways (only a table inside its own .scroll region)
+    assertThat(js("return document.documentElement.scrollWidth <= window.innerWidth")).isEqualTo(true);
     axeClean("holds view at 390 px");
     // release from the page: the keyboard focus stays put through refreshes, the job runs and ends
     WebElement release = browser.findElement(By.cssSelector("#holds-table tr[data-hold='" + holdId + "'] button[data-action=release]"));
