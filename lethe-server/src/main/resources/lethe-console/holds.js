@@ -67,7 +67,9 @@ export async function refresh(me) {
   const now = Date.now();
   const waiting = pending.filter(j => typeof j.lastError === 'string' && j.lastError.startsWith(WAITING));
   const rows = hs.holds.map(h => ({ hold: h, expired: h.expiresAt !== null && h.expiresAt <= now,
-    blocked: waiting.filter(j => j.lastError.startsWith(WAITING + h.id + ' ')) }));
+    // only what is shown: a held job's next look moves every minute, which is no reason to redraw
+    blocked: waiting.filter(j => j.lastError.startsWith(WAITING + h.id + ' '))
+      .map(j => ({ id: j.id, objectType: j.objectType, namespace: j.namespace, name: j.name })) }));
   // redraw only when what is shown changed, and give the focus back to the same button: a
   // keyboard user must not lose their place every refresh (as the Jobs view does)
   const drawn = JSON.stringify([c, me.admin, released, rows, ps.protections]);
@@ -111,7 +113,7 @@ function holdTable(c, rows, admin) {
     holdsByKey.set(key, h);
     const blocked = row.blocked.length
       ? el('ul', { class: 'held-jobs' }, ...row.blocked.map(j => el('li', { 'data-job': j.id },
-        'job ' + j.id + ' ' + j.objectType + ' ' + objectName(j) + ', next look ' + when(j.nextAttemptAt))))
+        'job ' + j.id + ' ' + j.objectType + ' ' + objectName(j))))
       : 'nothing';
     const cells = [
       el('td', {}, target(h.kind, h.namespace, h.name)),
