@@ -200,6 +200,29 @@ class ConsoleJobFailureBrowserTest extends ConsoleBrowserBase {
     assertThat(browser.switchTo().activeElement().getAttribute("aria-label")).isEqualTo("Receipt of job " + id);
   }
 
+  @Test
+  @Order(3)
+  void aBurstOfFilterChangesLeavesOneRefreshTimer() {
+    signIn(ADMIN_TOKEN);
+    browser.get(base() + "/ui#jobs");
+    waitFor().until(d -> rowIds().size() == 2);
+    // count the page's 3-second refresh timers from here on: how many are armed at once, at most
+    js("const t = window.__timers = {pending: new Set(), max: 0, armed: 0};"
+        + "const set = window.setTimeout, clear = window.clearTimeout;"
+        + "window.setTimeout = (fn, ms, ...args) => {"
+        + "  if (ms !== 3000) return set(fn, ms, ...args);"
+        + "  const id = set(() => { t.pending.delete(id); fn(...args); }, ms);"
+        + "  t.armed++; t.pending.add(id); t.max = Math.max(t.max, t.pending.size); return id; };"
+        + "window.clearTimeout = id => { t.pending.delete(id); clear(id); };");
+    // five filter changes while the first refresh they start is still on its way
+    js("const form = document.getElementById('jobs-filter');"
+        + "for (let i = 0; i < 5; i++) form.dispatchEvent(new Event('change'));");
+    // the loop goes round three times (about 6 s); never two timers at once
+    new WebDriverWait(browser, Duration.ofSeconds(30)).until(d -> ((Number) js("return window.__timers.armed")).intValue() >= 3);
+    assertThat(((Number) js("return window.__timers.max")).intValue()).isEqualTo(1);
+    assertThat(rowIds()).hasSize(2);
+  }
+
   private WebElement openReceipt(String id) {
     row(id).findElement(By.cssSelector("button[data-action=receipt]")).click();
     WebElement dialog = waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("receipt")));
