@@ -35,13 +35,14 @@ export function catalogPath(me, catalog) {
   return '/api/metalakes/' + seg(me.metalake) + '/catalogs/' + seg(catalog);
 }
 
-/** Every job of a catalog (newest first), walking the pages up to a bound. */
-export async function jobs(me, catalog, state) {
+/** Every job of a catalog (newest first), of one state and one exact namespace if given, walking the pages up to a bound. */
+export async function jobs(me, catalog, state, namespace) {
   const all = [];
   let pageToken = null;
   for (let page = 0; page < 5; page++) {
     const q = new URLSearchParams({ limit: '1000' });
     if (state) q.set('state', state);
+    if (namespace) q.set('namespace', namespace);
     if (pageToken) q.set('pageToken', pageToken);
     const answer = await call('GET', catalogPath(me, catalog) + '/cleanups?' + q);
     all.push(...answer.cleanups);

@@ -1,7 +1,7 @@
 // The operator console's main module (docs/design/0449-operator-console.md): sign-in, the two
 // views, and their refresh every few seconds. No data ever goes through innerHTML.
 import { call, jobs, summary, catalogPath, token, keepToken, forgetToken, ApiError, seg } from '/ui/api.js';
-import { el, overviewCard, jobRow } from '/ui/views.js';
+import { el, overviewCard, jobRow, receiptFacts, ENDED } from '/ui/views.js';
 import * as trash from '/ui/trash.js';
 import * as holds from '/ui/holds.js';
 import * as store from '/ui/store.js';
@@ -11,6 +11,11 @@ const $ = id => document.getElementById(id);
 let me = null;
 let timer = null;
 let lastJobs = null;
+// the one refresh running now (null when none), and whether another was asked for meanwhile
+let refreshing = null;
+let refreshAgain = false;
+// the job whose receipt the dialog shows or is loading
+let receiptJob = null;
 
 // each view: its section id (also its #hash and its tab's id 'tab-' + id) and the function that
 // redraws it (called on showing the view and every REFRESH_MS while it shows)
@@ -71,6 +76,9 @@ function signOut() {
   $('jobs-table').tBodies[0].replaceChildren();
   lastJobs = null;
   $('jobs-answer').textContent = '';
+  receiptJob = null;
+  if ($('receipt').open) $('receipt').close();
+  $('receipt-body').replaceChildren();
   for (const m of MODULES) m.forget();
   show('sign-in');
   $('token').focus();
@@ -83,17 +91,39 @@ function route() {
   refresh();
 }
 
-async function refresh() {
+// One refresh at a time, and one timer: a call while a refresh runs (a filter change, an action's
+// answer, a tab) makes that refresh run once more with what is asked now, and only the refresh
+// that ends arms the next timer (docs/design/0449-operator-console.md §5).
+function refresh() {
   clearTimeout(timer);
+  timer = null;
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      do {
+        refreshAgain = false;
+        await refreshOnce();
+      } while (refreshAgain && me);
+    } finally {
+      refreshing = null;
+    }
+    if (me) timer = setTimeout(refresh, REFRESH_MS);
+  })();
+  return refreshing;
+}
+
+async function refreshOnce() {
   if (!me) return;
   const view = currentView();
   try {
     await VIEWS[view]();
   } catch (e) {
     $(view + '-status').textContent = 'Cannot refresh: ' + e.message;
-    if (e instanceof ApiError && e.status === 401) { signOut(); $('sign-in-error').textContent = 'Signed out: ' + e.message; return; }
+    if (e instanceof ApiError && e.status === 401) { signOut(); $('sign-in-error').textContent = 'Signed out: ' + e.message; }
   }
-  timer = setTimeout(refresh, REFRESH_MS);
 }
 
 async function refreshOverview() {
@@ -129,19 +159,45 @@ const ACTIONS = [
   { verb: 'rescue', label: 'Rescue', states: ['PENDING', 'FAILED'], says: 'Cancel the purge and put the table back at its name.' },
 ];
 
+// Receipt for any reader of an ended job; the admin's actions on the states the server accepts
 function actionsFor(job, catalog) {
-  if (!me.admin) return [];
-  return ACTIONS.filter(a => a.states.includes(job.state)).map(a => {
+  const buttons = [];
+  if (ENDED.includes(job.state)) {
+    const b = el('button', { type: 'button', 'data-action': 'receipt', 'aria-label': 'Receipt of job ' + job.id }, 'Receipt');
+    b.addEventListener('click', () => openReceipt(job, catalog));
+    buttons.push(b);
+  }
+  if (!me.admin) return buttons;
+  return buttons.concat(ACTIONS.filter(a => a.states.includes(job.state)).map(a => {
     const b = el('button', { type: 'button', 'data-action': a.verb, 'aria-label': a.label + ' job ' + job.id }, a.label);
     b.addEventListener('click', () => act(a, job, catalog));
     return b;
-  });
+  }));
+}
+
+function jobFilter() {
+  return { catalog: $('jobs-catalog').value || (me.catalogs[0] && me.catalogs[0].name),
+    state: $('jobs-state').value, namespace: $('jobs-namespace').value };
 }
 
 async function refreshJobs() {
-  const catalog = $('jobs-catalog').value || (me.catalogs[0] && me.catalogs[0].name);
+  const filter = jobFilter();
+  const { catalog, state, namespace } = filter;
   if (!catalog) { $('jobs-status').textContent = 'This token reads no catalog.'; return; }
-  const list = await jobs(me, catalog, $('jobs-state').value);
+  let list;
+  try {
+    list = await jobs(me, catalog, state, namespace);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400) throw e;
+    // a filter the server refuses (a malformed namespace): its words, and no rows of another filter
+    if (JSON.stringify(jobFilter()) !== JSON.stringify(filter)) return;
+    lastJobs = null;
+    $('jobs-table').tBodies[0].replaceChildren();
+    $('jobs-status').textContent = 'The server refused this filter (HTTP 400): ' + e.message;
+    return;
+  }
+  // the filter changed while the listing was on its way: the refresh that follows draws the new one
+  if (JSON.stringify(jobFilter()) !== JSON.stringify(filter)) return;
   // redraw only what changed, and give the focus back to the same button: a keyboard user
   // tabbing through the rows must not lose their place every refresh
   const drawn = JSON.stringify([catalog, me.admin, list]);
@@ -154,7 +210,39 @@ async function refreshJobs() {
     const target = again && $('jobs-table').querySelector(again);
     if (target) target.focus();
   }
-  $('jobs-status').textContent = list.length + ' job(s) in ' + catalog + '; updated ' + new Date().toLocaleTimeString() + '.';
+  $('jobs-status').textContent = list.length + ' job(s) in ' + catalog + (namespace ? ', namespace ' + namespace : '')
+    + '; updated ' + new Date().toLocaleTimeString() + '.';
+}
+
+// The receipt of an ended job (GET …/cleanups/{id}/receipt, docs/design/0445-job-progress-and-receipts.md)
+// in a modal dialog; closing it gives the focus back to the job's Receipt button, redrawn or not.
+async function openReceipt(job, catalog) {
+  const dialog = $('receipt');
+  receiptJob = job.id;
+  $('receipt-title').textContent = 'Receipt of job ' + job.id;
+  $('receipt-body').replaceChildren();
+  $('receipt-status').textContent = 'Loading the receipt…';
+  if (!dialog.open) dialog.showModal();
+  let facts;
+  try {
+    facts = receiptFacts(await call('GET', catalogPath(me, catalog) + '/cleanups/' + seg(job.id) + '/receipt'));
+  } catch (e) {
+    if (receiptJob !== job.id) return;
+    $('receipt-status').textContent = 'No receipt for job ' + job.id
+      + (e instanceof ApiError ? ' (HTTP ' + e.status + ')' : '') + ': ' + e.message;
+    return;
+  }
+  if (receiptJob !== job.id || !dialog.open) return;
+  $('receipt-body').replaceChildren(...facts);
+  $('receipt-status').textContent = '';
+}
+
+function receiptClosed() {
+  const id = receiptJob;
+  receiptJob = null;
+  $('receipt-body').replaceChildren();
+  const button = id === null ? null : $('jobs-table').querySelector('tr[data-job="' + id + '"] [data-action="receipt"]');
+  if (button) button.focus();
 }
 
 function confirmAction(action, job) {
@@ -192,7 +280,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('sign-out').addEventListener('click', signOut);
   $('confirm-cancel').addEventListener('click', () => { $('confirm-reason').required = false; });
   $('jobs-filter').addEventListener('change', refresh);
-  $('jobs-filter').addEventListener('submit', event => event.preventDefault());
+  $('jobs-filter').addEventListener('submit', event => { event.preventDefault(); refresh(); });
+  $('receipt').addEventListener('close', receiptClosed);
   for (const m of MODULES) m.setup(() => me, refresh);
   window.addEventListener('hashchange', route);
   if (token()) signIn(token()); else show('sign-in');

@@ -62,7 +62,7 @@ function progress(job) {
   return parts.join(', ');
 }
 
-/** One job row; {@code actions} the admin's buttons (empty for anyone else). */
+/** One job row; {@code actions} its buttons (Receipt for an ended job, and an admin's actions), maybe none. */
 export function jobRow(job, actions) {
   const owner = job.owner ? job.owner.host + ':' + job.owner.pid : '—';
   const cell = el('td', {});
@@ -79,4 +79,50 @@ export function jobRow(job, actions) {
     el('td', { class: 'err' }, job.lastError || ''),
     el('td', {}, job.stale ? 'stale' : 'no'),
     cell);
+}
+
+/** The states a job ends in: each has a receipt (docs/design/0445-job-progress-and-receipts.md). */
+export const ENDED = ['SUCCEEDED', 'FAILED', 'ABANDONED', 'CANCELLED'];
+
+function count(n, one, many) {
+  return n + ' ' + (n === 1 ? one : many);
+}
+
+function sample(s) {
+  const parts = [count(s.count, 'file', 'files')];
+  if (s.sample && s.sample.length) parts.push(el('ul', { class: 'sample' }, ...s.sample.map(p => el('li', {}, p))));
+  return parts;
+}
+
+/** A receipt as dt/dd pairs for a {@code <dl>}, every string as text; {@code data-fact} names each figure. */
+export function receiptFacts(r) {
+  const out = [];
+  const fact = (name, id, ...value) => {
+    out.push(el('dt', {}, name), el('dd', { 'data-fact': id }, ...value));
+  };
+  fact('Job', 'job', '#' + r.jobId + ' (receipt #' + r.receiptId + ')');
+  fact('State', 'state', r.state);
+  fact('Object', 'object', r.objectType + ' ' + objectName(r));
+  fact('Purge path', 'purge-path', r.purgePath || '—');
+  fact('Asked by', 'created-by', r.createdBy || '—');
+  fact('Created', 'created-at', when(r.createdAt));
+  fact('First claimed', 'first-claimed-at', when(r.firstClaimedAt));
+  fact('Ended', 'ended-at', when(r.endedAt));
+  fact('Duration', 'duration', age(r.durationMs));
+  fact('Attempts', 'attempts', r.attempts);
+  fact('Files deleted', 'files-deleted', r.filesDeleted);
+  fact('Bytes deleted', 'bytes-deleted', (r.bytesLowerBound ? 'at least ' : '') + r.bytesDeleted);
+  for (const [kind, c] of Object.entries(r.deleted || {})) {
+    fact('Deleted ' + kind.toLowerCase().replace(/_/g, ' '), 'deleted-' + kind,
+      count(c.files, 'file', 'files') + ', ' + c.bytes + ' bytes' + (c.unknownSizes ? ' (' + c.unknownSizes + ' of unknown size)' : ''));
+  }
+  fact('Files kept', 'kept-files', r.keptFiles);
+  const kept = Object.entries(r.kept || {});
+  if (!kept.length) fact('Kept', 'kept', 'none');
+  for (const [reason, s] of kept) fact('Kept: ' + reason.toLowerCase().replace(/_/g, ' '), 'kept-' + reason, ...sample(s));
+  fact('Left over', 'leftovers', ...sample(r.leftovers || { count: 0 }));
+  fact('Last error', 'last-error', r.lastError || 'none');
+  if (r.endedBy) fact('Ended by', 'ended-by', r.endedBy);
+  if (r.endReason) fact('Reason', 'end-reason', r.endReason);
+  return out;
 }
