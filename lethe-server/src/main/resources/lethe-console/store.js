@@ -288,7 +288,7 @@ function recordRow(r, raw) {
   const cells = [
     el('td', {}, parts.slice(2).join('/')),
     el('td', {}, r.kind),
-    el('td', { class: 'mono' }, revision(r)),
+    el('td', { class: 'mono revision' }, revision(r)),
     el('td', { class: 'value' }, value(r)),
     el('td', {}, meta.author || '—'),
     el('td', {}, when(meta.updated)),
