@@ -87,7 +87,8 @@ abstract class ConsoleBrowserBase {
     authFile = dataDir.resolve("auth.yaml");
     Files.writeString(authFile, "principals:\n"
         + "  - name: oncall\n    token-sha256: \"" + sha256(ADMIN_TOKEN) + "\"\n    read: [\"*\"]\n    write: [\"*\"]\n"
-        + "  - name: viewer\n    token-sha256: \"" + sha256(READER_TOKEN) + "\"\n    read: [main]\n    write: []\n");
+        + "  - name: viewer\n    token-sha256: \"" + sha256(READER_TOKEN) + "\"\n    read: [main]\n    write: []\n"
+        + extraPrincipals());
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
@@ -102,6 +103,15 @@ abstract class ConsoleBrowserBase {
   /** Purge worker threads of the first server; "0" (the default) keeps every job PENDING until a test restarts it with workers. */
   String workerThreads() {
     return "0";
+  }
+
+  /**
+   * More entries of the auth file's {@code principals} list, as YAML lines ending in a newline (two
+   * spaces before each {@code - name:}); none by default. The base's two principals have no
+   * {@code store} key: {@code oncall} is therefore a store admin, {@code viewer} has no store grant.
+   */
+  String extraPrincipals() throws Exception {
+    return "";
   }
 
   /** Server configuration keys a subclass adds (soft delete, a store); none by default. */

@@ -12,13 +12,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code GET /api/whoami} (docs/design/0449-operator-console.md §2): who the token is and what it
  * may do, so a page can hide what the server would refuse. Any valid token; 401 without one or with
  * a bad one. The answer names the principal, never its token or hash: {@code {"principal", "admin",
- * "metalake", "catalogs": [{"name", "read", "write"}]}}; with auth off the caller is the admin
- * {@code anonymous}.
+ * "metalake", "catalogs": [{"name", "read", "write"}], "store": {"read", "write", "admin"}}}: the
+ * store namespaces of its store grants ({@code ["*"]} for all), sorted, and whether it is a store
+ * admin (docs/design/0452-console-store-view.md); with auth off the caller is the admin
+ * {@code anonymous}, with the whole store.
  */
 public final class WhoAmIRoutes {
   /** Path of the route. */
@@ -62,6 +65,16 @@ public final class WhoAmIRoutes {
     body.put("admin", caller.map(Principal::isAdmin).orElse(true));
     body.put("metalake", metalake);
     body.put("catalogs", grants);
+    Map<String, Object> store = new LinkedHashMap<>();
+    store.put("read", caller.map(p -> namespaces(p.storeRead())).orElse(List.of(Principal.ANY_CATALOG)));
+    store.put("write", caller.map(p -> namespaces(p.storeWrite())).orElse(List.of(Principal.ANY_CATALOG)));
+    store.put("admin", caller.map(Principal::isStoreAdmin).orElse(true));
+    body.put("store", store);
     ctx.status(200).json(body);
+  }
+
+  /** A store grant list as the page reads it: {@code ["*"]} when it holds the wildcard, else the names sorted. */
+  private static List<String> namespaces(Set<String> grants) {
+    return grants.contains(Principal.ANY_CATALOG) ? List.of(Principal.ANY_CATALOG) : grants.stream().sorted().toList();
   }
 }

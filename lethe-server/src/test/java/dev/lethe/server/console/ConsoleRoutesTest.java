@@ -42,7 +42,9 @@ class ConsoleRoutesTest {
     Files.writeString(auth, "principals:\n"
         + "  - name: root\n    token-sha256: " + TokenHash.sha256Hex("admin-token") + "\n    read: [\"*\"]\n    write: [\"*\"]\n"
         + "  - name: viewer\n    token-sha256: " + TokenHash.sha256Hex("reader-token") + "\n    read: [main]\n    write: []\n"
-        + "  - name: nobody\n    token-sha256: " + TokenHash.sha256Hex("none-token") + "\n    read: []\n    write: []\n");
+        + "  - name: nobody\n    token-sha256: " + TokenHash.sha256Hex("none-token") + "\n    read: []\n    write: []\n"
+        + "  - name: notes\n    token-sha256: " + TokenHash.sha256Hex("notes-token") + "\n    read: []\n    write: []\n"
+        + "    store:\n      read: [shared, notes]\n      write: [notes]\n");
     server = LetheServer.start(new ServerConfig("127.0.0.1", 0, dir.resolve("data"), null, null, null, 4, null,
         ServerConfig.DEFAULT_MAX_REQUEST_BYTES, auth, Map.of(ConfigKeys.ASYNC_PURGE_WORKER_THREADS, "0")));
   }
@@ -121,6 +123,13 @@ class ConsoleRoutesTest {
     assertThat(reader.body()).doesNotContain("reader-token", TokenHash.sha256Hex("reader-token"));
     JsonNode none = JSON.readTree(get("/api/whoami", Map.of("Authorization", "Bearer none-token")).body());
     assertThat(none.get("catalogs").size()).isZero();
+    // the store grants: "*" for a catalog admin without a store key, none for anyone else without one
+    assertThat(admin.get("store").toString()).isEqualTo("{\"read\":[\"*\"],\"write\":[\"*\"],\"admin\":true}");
+    assertThat(r.get("store").toString()).isEqualTo("{\"read\":[],\"write\":[],\"admin\":false}");
+    HttpResponse<String> notes = get("/api/whoami", Map.of("Authorization", "Bearer notes-token"));
+    assertThat(JSON.readTree(notes.body()).get("store").toString())
+        .isEqualTo("{\"read\":[\"notes\",\"shared\"],\"write\":[\"notes\"],\"admin\":false}");
+    assertThat(notes.body()).doesNotContain("notes-token", TokenHash.sha256Hex("notes-token"));
   }
 
   @Test
