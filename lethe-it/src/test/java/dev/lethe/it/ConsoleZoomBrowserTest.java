@@ -46,7 +46,9 @@ class ConsoleZoomBrowserTest extends ConsoleBrowserBase {
     for (String view : VIEWS) {
       browser.get(base() + "/ui#" + view);
       waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id(view + "-title")));
-      waitFor().until(d -> !d.findElement(By.id(view + "-status")).getText().isEmpty());
+      // drawn: the section shows more than its heading
+      waitFor().withMessage(view + " drawn").until(d -> !d.findElement(By.id(view)).getText()
+          .equals(d.findElement(By.id(view + "-title")).getText()));
       assertThat(js("return innerWidth")).as("emulated viewport").isEqualTo(320L);
       @SuppressWarnings("unchecked")
       List<String> wide = (List<String>) js("return [...document.querySelectorAll('body *')]"
