@@ -130,11 +130,13 @@ class ConsoleStoreBrowserTest extends ConsoleBrowserBase {
     shot("store-raw-1280x800");
     axeClean("store, raw view");
     browser.manage().window().setSize(new Dimension(390, 800));
+    js("document.getElementById('store-status').scrollIntoView()");
     shot("store-raw-390px");
     axeClean("store, raw view at 390 px");
     noSidewaysScroll("raw view at 390 px");
     browser.findElement(By.cssSelector("label[for=store-mode-live]")).click();
     waitFor().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#store-table[data-mode=live]")));
+    js("document.getElementById('store-status').scrollIntoView()");
     shot("store-live-390px");
     axeClean("store, consumer view at 390 px");
     noSidewaysScroll("consumer view at 390 px");
