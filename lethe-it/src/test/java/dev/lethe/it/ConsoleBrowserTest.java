@@ -113,7 +113,9 @@ class ConsoleBrowserTest extends ConsoleBrowserBase {
     }
     assertThat(http("DELETE", "/iceberg/v1/main/namespaces/sales/tables/live?purgeRequested=true", null,
         Map.of("X-Lethe-Async-Purge", "true"), ADMIN_TOKEN).statusCode()).isEqualTo(204);
-    waitFor().until(d -> "3".equals(fact(d.findElement(By.cssSelector("article[data-catalog=main]")), "jobs-pending")));
+    // the card is redrawn every refresh: one found just before a redraw is stale, so look again
+    waitFor().ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+        .until(d -> "3".equals(fact(d.findElement(By.cssSelector("article[data-catalog=main]")), "jobs-pending")));
     assertThat(js("return window.__notReloaded === true")).isEqualTo(true);
     // keyboard: Tab to the Jobs view and open it with Enter
     tabTo("#tab-jobs").sendKeys(Keys.ENTER);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -195,6 +196,11 @@ class ConsoleJobFailureBrowserTest extends ConsoleBrowserBase {
     assertThat(receiptFact("files-deleted")).isEqualTo(String.valueOf(before.size()));
     shot("jobs-receipt-reader");
     axeClean("receipt dialog as a reader");
+    // a phone's width: the dialog fits, its figures one under the other
+    browser.manage().window().setSize(new Dimension(390, 800));
+    assertThat(js("return document.getElementById('receipt').getBoundingClientRect().width <= window.innerWidth")).isEqualTo(true);
+    shot("jobs-receipt-390px");
+    axeClean("receipt dialog at 390 px");
     new org.openqa.selenium.interactions.Actions(browser).sendKeys(Keys.ESCAPE).perform();
     waitFor().until(ExpectedConditions.invisibilityOf(dialog));
     assertThat(browser.switchTo().activeElement().getAttribute("aria-label")).isEqualTo("Receipt of job " + id);
