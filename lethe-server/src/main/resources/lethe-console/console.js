@@ -254,6 +254,8 @@ function confirmAction(action, job) {
     $('confirm-reason').required = !!action.reason;
     $('confirm-reason').value = '';
     dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? { reason: $('confirm-reason').value } : null), { once: true });
+    // Escape leaves returnValue as the last close set it: a confirmed dialog must not confirm the next one
+    dialog.returnValue = '';
     dialog.showModal();
   });
 }

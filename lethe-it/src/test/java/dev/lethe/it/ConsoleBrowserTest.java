@@ -21,6 +21,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -165,6 +166,18 @@ class ConsoleBrowserTest extends ConsoleBrowserBase {
     waitFor().until(d -> d.findElement(By.id("jobs-answer")).getText().startsWith("Rescue job " + id));
     assertThat(browser.findElement(By.id("jobs-answer")).getText()).isEqualTo("Rescue job " + id + ": done; the job is now CANCELLED.");
     waitFor().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-job='" + id + "'][data-state=CANCELLED]")));
+    // Escape backs out of the next dialog even though the last one was confirmed: nothing is sent
+    WebElement other = waitFor().until(ExpectedConditions.presenceOfElementLocated(By.xpath(
+        "//tr[@data-state='PENDING'][td[3][normalize-space()='TABLE sales.orders']]")));
+    String otherId = other.getAttribute("data-job");
+    other.findElement(By.cssSelector("button[data-action=rescue]")).click();
+    waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
+    new Actions(browser).sendKeys(Keys.ESCAPE).perform();
+    waitFor().until(ExpectedConditions.invisibilityOfElementLocated(By.id("confirm")));
+    Awaitility.await("the escaped rescue is never sent").during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10))
+        .until(() -> AsyncPurgeHttp.JSON.readTree(http("GET", "/api/metalakes/default/catalogs/main/cleanups/" + otherId, null,
+            Map.of(), ADMIN_TOKEN).body()).get("state").asText(), "PENDING"::equals);
+    assertThat(browser.findElement(By.id("jobs-answer")).getText()).isEqualTo("Rescue job " + id + ": done; the job is now CANCELLED.");
     // the table is back at its name, rows and all
     try (RESTCatalog catalog = client(ADMIN_TOKEN)) {
       assertThat(catalog.tableExists(TableIdentifier.of(NS, "returns"))).isTrue();
