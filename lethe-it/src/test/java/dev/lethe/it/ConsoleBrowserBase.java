@@ -218,7 +218,12 @@ abstract class ConsoleBrowserBase {
   }
 
   RESTCatalog client(String token) {
-    Map<String, String> props = new HashMap<>();
+    return client(token, Map.of());
+  }
+
+  /** An iceberg-java REST client of catalog {@code main} with the token and {@code extra} catalog properties. */
+  RESTCatalog client(String token, Map<String, String> extra) {
+    Map<String, String> props = new HashMap<>(extra);
     props.put("uri", base() + "/iceberg");
     props.put("warehouse", "main");
     props.put("io-impl", "dev.lethe.catalog.io.LocalFileIO");

@@ -283,16 +283,7 @@ class ConsoleJobFailureBrowserTest extends ConsoleBrowserBase {
 
   /** A REST client as {@link #client(String)} that also sends {@code X-Lethe-Async-Purge: true}: its purges are jobs. */
   RESTCatalog asyncClient(String token) {
-    Map<String, String> props = new HashMap<>();
-    props.put("uri", base() + "/iceberg");
-    props.put("warehouse", "main");
-    props.put("io-impl", "dev.lethe.catalog.io.LocalFileIO");
-    props.put("rest.auth.type", "none");
-    props.put("header.Authorization", "Bearer " + token);
-    props.put("header.X-Lethe-Async-Purge", "true");
-    RESTCatalog catalog = new RESTCatalog();
-    catalog.initialize("console-async", props);
-    return catalog;
+    return client(token, Map.of("header.X-Lethe-Async-Purge", "true"));
   }
 
   private static Path local(String location) {
